@@ -1,0 +1,327 @@
+//! Chunking: section-aware, bounded in tokens, never inside a sentence.
+//!
+//! Headings start a new chunk and form the chunk's location ("Chapter 3 ›
+//! Methods"); paragraphs of one section are packed together up to the token
+//! bound; a paragraph over the bound is split between sentences. Only a single
+//! sentence longer than [`ChunkConfig::hard_max_tokens`] (pathological input
+//! such as a megabyte with no punctuation) is cut between words.
+
+use crate::ingest::{BlockKind, Extracted};
+use crate::text::{count_tokens, sentences};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// `source_id#ordinal`, unique in the index.
+    pub id: String,
+    pub source_id: String,
+    pub source_title: String,
+    /// Heading chain ("Chapter 3 › Methods"), with the page for PDFs.
+    pub location: String,
+    pub text: String,
+    /// Char offsets of `text` in the document text.
+    pub start: usize,
+    pub end: usize,
+    pub ordinal: u32,
+    pub tokens: u32,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct ChunkConfig {
+    /// Target upper bound of a chunk, in cl100k tokens.
+    pub max_tokens: usize,
+    /// A single sentence longer than this is cut between words.
+    pub hard_max_tokens: usize,
+}
+
+impl Default for ChunkConfig {
+    fn default() -> Self {
+        ChunkConfig {
+            max_tokens: 256,
+            hard_max_tokens: 1024,
+        }
+    }
+}
+
+/// A piece of text (byte range) with its token count and page.
+#[derive(Clone, Copy)]
+struct Piece {
+    start: usize,
+    end: usize,
+    tokens: usize,
+    page: Option<u32>,
+}
+
+struct Builder<'a> {
+    ex: &'a Extracted,
+    source_id: &'a str,
+    title: &'a str,
+    cfg: ChunkConfig,
+    chunks: Vec<Chunk>,
+    current: Vec<Piece>,
+    current_tokens: usize,
+    headings: Vec<(u8, String)>,
+    // Incremental byte -> char offset conversion (chunks arrive in order).
+    last_byte: usize,
+    last_char: usize,
+}
+
+impl Builder<'_> {
+    fn char_at(&mut self, b: usize) -> usize {
+        if b < self.last_byte {
+            self.last_byte = 0;
+            self.last_char = 0;
+        }
+        self.last_char += self.ex.text[self.last_byte..b].chars().count();
+        self.last_byte = b;
+        self.last_char
+    }
+
+    fn location(&self, first_page: Option<u32>, last_page: Option<u32>) -> String {
+        // The document's own title heading adds nothing to its location.
+        let chain = self
+            .headings
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, t))| !(*i == 0 && t == self.title))
+            .map(|(_, (_, t))| t.as_str())
+            .collect::<Vec<_>>()
+            .join(" › ");
+        let page = match (first_page, last_page) {
+            (Some(a), Some(b)) if a != b => format!("pp. {a}–{b}"),
+            (Some(a), _) => format!("p. {a}"),
+            _ => String::new(),
+        };
+        match (page.is_empty(), chain.is_empty()) {
+            (true, true) => String::new(),
+            (true, false) => chain,
+            (false, true) => page,
+            (false, false) => format!("{page} · {chain}"),
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.current.is_empty() {
+            return;
+        }
+        let first = self.current[0];
+        let last = *self.current.last().expect("non-empty");
+        let location = self.location(first.page, last.page);
+        let start = self.char_at(first.start);
+        let text = self.ex.text[first.start..last.end].to_string();
+        let end = start + text.chars().count();
+        let ordinal = self.chunks.len() as u32;
+        self.chunks.push(Chunk {
+            id: format!("{}#{}", self.source_id, ordinal),
+            source_id: self.source_id.to_string(),
+            source_title: self.title.to_string(),
+            location,
+            text,
+            start,
+            end,
+            ordinal,
+            tokens: self.current_tokens as u32,
+        });
+        self.current.clear();
+        self.current_tokens = 0;
+    }
+
+    fn add(&mut self, p: Piece) {
+        if !self.current.is_empty() && self.current_tokens + p.tokens > self.cfg.max_tokens {
+            self.flush();
+        }
+        self.current.push(p);
+        self.current_tokens += p.tokens;
+    }
+
+    fn add_paragraph(&mut self, start: usize, end: usize, page: Option<u32>) {
+        let text = &self.ex.text[start..end];
+        let tokens = count_tokens(text);
+        if tokens <= self.cfg.max_tokens {
+            self.add(Piece {
+                start,
+                end,
+                tokens,
+                page,
+            });
+            return;
+        }
+        // Over the bound: pack its sentences instead, starting a fresh chunk.
+        self.flush();
+        for r in sentences(text) {
+            let (s, e) = (start + r.start, start + r.end);
+            let t = count_tokens(&self.ex.text[s..e]);
+            if t <= self.cfg.hard_max_tokens {
+                self.add(Piece {
+                    start: s,
+                    end: e,
+                    tokens: t,
+                    page,
+                });
+            } else {
+                self.flush();
+                self.cut_between_words(s, e, page);
+            }
+        }
+        self.flush();
+    }
+
+    /// Last resort for one enormous "sentence": cut at whitespace.
+    fn cut_between_words(&mut self, start: usize, end: usize, page: Option<u32>) {
+        // About four bytes per token for prose; cut on a char boundary at or
+        // before the target, preferring the last whitespace.
+        let target = self.cfg.max_tokens * 4;
+        let mut s = start;
+        while s < end {
+            let mut e = (s + target).min(end);
+            while !self.ex.text.is_char_boundary(e) {
+                e -= 1;
+            }
+            if e < end
+                && let Some(ws) = self.ex.text[s..e].rfind(char::is_whitespace)
+                && ws > 0
+            {
+                e = s + ws;
+            }
+            if e <= s {
+                e = (s + 1..=end)
+                    .find(|&i| self.ex.text.is_char_boundary(i))
+                    .unwrap_or(end);
+            }
+            let piece = &self.ex.text[s..e];
+            let lead = piece.len() - piece.trim_start().len();
+            let trimmed = piece.trim();
+            if !trimmed.is_empty() {
+                let ps = s + lead;
+                let pe = ps + trimmed.len();
+                let tokens = count_tokens(trimmed);
+                self.current.push(Piece {
+                    start: ps,
+                    end: pe,
+                    tokens,
+                    page,
+                });
+                self.current_tokens = tokens;
+                self.flush();
+            }
+            s = e;
+        }
+    }
+}
+
+/// Split an extracted document into chunks.
+pub fn chunk_document(
+    source_id: &str,
+    title: &str,
+    ex: &Extracted,
+    cfg: ChunkConfig,
+) -> Vec<Chunk> {
+    let mut b = Builder {
+        ex,
+        source_id,
+        title,
+        cfg,
+        chunks: Vec::new(),
+        current: Vec::new(),
+        current_tokens: 0,
+        headings: Vec::new(),
+        last_byte: 0,
+        last_char: 0,
+    };
+    for block in &ex.blocks {
+        match &block.kind {
+            BlockKind::Heading { level, text } => {
+                b.flush();
+                while b.headings.last().is_some_and(|(l, _)| l >= level) {
+                    b.headings.pop();
+                }
+                b.headings.push((*level, text.clone()));
+            }
+            BlockKind::Para => b.add_paragraph(block.start, block.end, block.page),
+        }
+    }
+    b.flush();
+    b.chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{Format, Limits, extract};
+    use crate::text::slice_chars;
+
+    fn chunks_of(src: &str, max_tokens: usize) -> (Extracted, Vec<Chunk>) {
+        let ex = extract(Format::Markdown, src.as_bytes(), &Limits::default()).unwrap();
+        let cfg = ChunkConfig {
+            max_tokens,
+            hard_max_tokens: max_tokens * 2,
+        };
+        let chunks = chunk_document("notes/a.md", "A", &ex, cfg);
+        (ex, chunks)
+    }
+
+    #[test]
+    fn headings_start_chunks_and_form_locations() {
+        let src = "# Lights\n\nIntro.\n\n## Eddystone\n\nSmeaton’s tower.\n\nSecond para.\n\n### Stump\n\nIt still stands.\n\n## Bell Rock\n\nStevenson.\n";
+        let (ex, chunks) = chunks_of(src, 200);
+        let locs: Vec<_> = chunks.iter().map(|c| c.location.as_str()).collect();
+        assert_eq!(
+            locs,
+            [
+                "Lights",
+                "Lights › Eddystone",
+                "Lights › Eddystone › Stump",
+                "Lights › Bell Rock"
+            ]
+        );
+        // The title heading is left out of the chain.
+        let ex2 = extract(Format::Markdown, src.as_bytes(), &Limits::default()).unwrap();
+        let titled = chunk_document("a.md", "Lights", &ex2, ChunkConfig::default());
+        assert_eq!(
+            titled
+                .iter()
+                .map(|c| c.location.as_str())
+                .collect::<Vec<_>>(),
+            ["", "Eddystone", "Eddystone › Stump", "Bell Rock"]
+        );
+        assert_eq!(chunks[1].text, "Smeaton’s tower.\n\nSecond para.");
+        assert_eq!(chunks[1].id, "notes/a.md#1");
+        for c in &chunks {
+            assert_eq!(
+                slice_chars(&ex.text, c.start, c.end),
+                c.text,
+                "offsets of {}",
+                c.id
+            );
+        }
+    }
+
+    #[test]
+    fn long_paragraphs_split_between_sentences_within_bound() {
+        let para: String = (0..60)
+            .map(|i| format!("Sentence number {i} tells of the keeper’s lamp. "))
+            .collect();
+        let src = format!("# T\n\n{}\n", para.trim_end());
+        let (ex, chunks) = chunks_of(&src, 50);
+        assert!(chunks.len() > 5);
+        for c in &chunks {
+            assert!(c.tokens <= 50, "{} has {} tokens", c.id, c.tokens);
+            assert!(c.text.starts_with("Sentence number"), "{}", c.text);
+            assert!(c.text.ends_with("lamp."), "{}", c.text);
+            assert_eq!(slice_chars(&ex.text, c.start, c.end), c.text);
+        }
+    }
+
+    #[test]
+    fn a_megabyte_without_punctuation_is_cut_between_words() {
+        let src = "word ".repeat(200_000);
+        let ex = extract(Format::Text, src.as_bytes(), &Limits::default()).unwrap();
+        let chunks = chunk_document("x.txt", "x", &ex, ChunkConfig::default());
+        assert!(chunks.len() > 100);
+        for c in &chunks {
+            assert!(c.tokens as usize <= ChunkConfig::default().hard_max_tokens);
+            assert!(!c.text.starts_with(' ') && !c.text.ends_with(' '));
+            assert!(c.text.split(' ').all(|w| w == "word"));
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! Command-line interface: argument parsing and plain/JSON output.
+
+use crate::config::Config;
+use crate::embed::{self, Embedder, EmbedderKind};
+use crate::index::{self, Index, Progress, UpdateOptions, UpdateReport};
+use crate::pipeline::QueryOutcome;
+use anyhow::{Result, bail};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "research-board",
+    version,
+    about = "Ask questions of your sources; get verbatim quotes you can trust."
+)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Sources folder to open.
+    dir: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+struct Common {
+    /// Where the index lives (default: the platform data directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    index_dir: Option<PathBuf>,
+    /// Config file (TOML); default: research-board/config.toml in the platform config directory.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Embedder: builtin (default, semantic), hashing (lexical) or none (BM25 only).
+    #[arg(long, global = true, value_name = "NAME")]
+    embedder: Option<EmbedderKind>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build or update the index of a sources folder.
+    Index {
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the whole pipeline once and print the outcome.
+    Ask {
+        dir: PathBuf,
+        question: String,
+        /// Print the whole QueryOutcome as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Chunks kept after retrieval (3–5 recommended).
+        #[arg(long, value_name = "N")]
+        top_k: Option<usize>,
+        /// Use the index as it is, without checking the folder for changes.
+        #[arg(long)]
+        no_update: bool,
+    },
+    /// Evaluate retrieval and refusals on a question file.
+    Eval {
+        dir: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        questions: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// Also sweep the gate's thresholds (for calibration).
+        #[arg(long)]
+        sweep: bool,
+        #[arg(long, value_name = "N")]
+        top_k: Option<usize>,
+    },
+}
+
+/// Entry point: returns the process exit code (0 ok, 1 runtime error, 2 usage).
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+struct Ctx {
+    config: Config,
+    embedder: Option<Box<dyn Embedder>>,
+}
+
+impl Ctx {
+    fn new(common: &Common) -> Result<Ctx> {
+        let mut config = Config::load(common.config.as_deref())?;
+        if let Some(k) = common.embedder {
+            config.embedder = k;
+        }
+        let embedder = embed::build(config.embedder)?;
+        Ok(Ctx { config, embedder })
+    }
+
+    fn embedder(&self) -> Option<&dyn Embedder> {
+        self.embedder.as_deref()
+    }
+}
+
+fn index_dir(common: &Common, sources: &Path) -> Result<PathBuf> {
+    match &common.index_dir {
+        Some(d) => Ok(d.clone()),
+        None => index::default_dir(sources),
+    }
+}
+
+fn check_sources(dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        bail!("the sources folder {} does not exist", dir.display());
+    }
+    if !dir.is_dir() {
+        bail!("{} is not a folder", dir.display());
+    }
+    Ok(())
+}
+
+fn update(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<UpdateReport> {
+    let opts = UpdateOptions {
+        chunk: ctx.config.chunk,
+        limits: ctx.config.limits.limits(),
+    };
+    let mut last = String::new();
+    let mut progress = |p: Progress| {
+        if !show_progress {
+            return;
+        }
+        let line = match p {
+            Progress::Reading {
+                done,
+                total,
+                chunks,
+            } => format!("reading files {done}/{total} ({chunks} new chunks)"),
+            Progress::Embedding { done, total } => format!("embedding {done}/{total}"),
+            Progress::BuildingGraph { vectors } => {
+                format!("building the vector graph ({vectors} vectors)")
+            }
+            Progress::Committing => "committing".into(),
+        };
+        if line != last {
+            eprint!("\r\x1b[K{line}");
+            last = line;
+        }
+    };
+    let report = index::update(sources, idx, &opts, ctx.embedder(), &mut progress);
+    if show_progress && !last.is_empty() {
+        eprint!("\r\x1b[K");
+    }
+    report
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    let common = cli.common.clone();
+    match cli.command {
+        None => {
+            let Some(dir) = cli.dir else {
+                use clap::CommandFactory;
+                Cli::command().print_help()?;
+                return Ok(2);
+            };
+            check_sources(&dir)?;
+            eprintln!(
+                "The interactive board is not built yet. Try:\n  research-board ask {} \"your question\"",
+                dir.display()
+            );
+            Ok(2)
+        }
+        Some(Command::Index { dir, json }) => {
+            check_sources(&dir)?;
+            let ctx = Ctx::new(&common)?;
+            let idx = index_dir(&common, &dir)?;
+            let report = update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print_index_report(&report);
+            }
+            Ok(0)
+        }
+        Some(Command::Ask {
+            dir,
+            question,
+            json,
+            top_k,
+            no_update,
+        }) => {
+            check_sources(&dir)?;
+            let mut ctx = Ctx::new(&common)?;
+            if let Some(k) = top_k {
+                if k == 0 {
+                    bail_usage("--top-k must be at least 1")?;
+                }
+                ctx.config.retrieve.top_k = k;
+            }
+            let idx = index_dir(&common, &dir)?;
+            if !no_update {
+                update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            }
+            let index = Index::open(&idx)?;
+            check_embedder(&index, &ctx)?;
+            let outcome = crate::pipeline::ask(&index, ctx.embedder(), &ctx.config, &question)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&outcome)?);
+            } else {
+                print_outcome(&outcome);
+            }
+            Ok(0)
+        }
+        Some(Command::Eval {
+            dir,
+            questions,
+            json,
+            sweep,
+            top_k,
+        }) => {
+            check_sources(&dir)?;
+            let mut ctx = Ctx::new(&common)?;
+            if let Some(k) = top_k {
+                ctx.config.retrieve.top_k = k.max(1);
+            }
+            let set = crate::eval::QuestionSet::load(&questions)?;
+            let idx = index_dir(&common, &dir)?;
+            update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            let index = Index::open(&idx)?;
+            check_embedder(&index, &ctx)?;
+            let report = crate::eval::run(&index, ctx.embedder(), &ctx.config, &set, sweep)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print_eval(&report);
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn bail_usage(msg: &str) -> Result<()> {
+    eprintln!("error: {msg}");
+    std::process::exit(2);
+}
+
+fn check_embedder(index: &Index, ctx: &Ctx) -> Result<()> {
+    let want = ctx.embedder().map(|e| e.id().to_string());
+    if index.manifest.embedder != want {
+        bail!(
+            "the index was built with embedder {:?} but {:?} is selected; run `research-board index` to re-embed",
+            index.manifest.embedder.as_deref().unwrap_or("none"),
+            want.as_deref().unwrap_or("none")
+        );
+    }
+    Ok(())
+}
+
+fn atty_stderr() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}
+
+fn print_index_report(r: &UpdateReport) {
+    let mut out = std::io::stdout().lock();
+    if r.up_to_date {
+        let _ = writeln!(
+            out,
+            "Index is up to date: {} files, {} chunks ({:.0} ms).",
+            r.files_unchanged, r.chunks_total, r.elapsed_ms
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Indexed {} files ({} unchanged, {} removed): {} chunks, {} new, in {:.0} ms.",
+            r.files_indexed,
+            r.files_unchanged,
+            r.files_removed,
+            r.chunks_total,
+            r.chunks_added,
+            r.elapsed_ms
+        );
+    }
+    let _ = writeln!(out, "Index: {}", r.index_dir.display());
+    if !r.skipped.is_empty() {
+        let _ = writeln!(out, "Skipped {} files:", r.skipped.len());
+        for s in &r.skipped {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                crate::text::sanitize_for_terminal(&s.source_id, false),
+                s.reason
+            );
+        }
+    }
+}
+
+fn print_outcome(o: &QueryOutcome) {
+    use crate::text::sanitize_for_terminal as clean;
+    let mut out = std::io::stdout().lock();
+    let g = &o.gate;
+    let nums: Vec<String> = g.numbers.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(
+        out,
+        "Gate: {:?} ({:?} tier): {} [{}]",
+        g.decision,
+        g.tier,
+        g.message,
+        nums.join(", ")
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", clean(&o.answer.text, true));
+    if !o.snippets.is_empty() {
+        let _ = writeln!(out);
+        for (i, s) in o.snippets.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "[{}] {} — {}",
+                i + 1,
+                clean(&s.source_title, false),
+                clean(&s.location, false)
+            );
+            let _ = writeln!(out, "    “{}”", clean(&s.content, false));
+        }
+    }
+}
+
+fn print_eval(r: &crate::eval::EvalReport) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{} questions ({} answerable, {} unanswerable)",
+        r.questions, r.answerable, r.unanswerable
+    );
+    let _ = writeln!(out, "recall@{}:          {:.3}", r.k, r.recall_at_k);
+    let _ = writeln!(out, "refusal accuracy:   {:.3}", r.refusal_accuracy);
+    let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
+    let _ = writeln!(out, "verbatim rate:      {:.3}", r.verbatim_rate);
+    let _ = writeln!(out, "mean query time:    {:.1} ms", r.mean_query_ms);
+    for (kind, s) in &r.by_kind {
+        let recall = s
+            .recall
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "  {kind:<12} n={:<3} recall={recall} refused={}",
+            s.questions, s.refused
+        );
+    }
+    let _ = writeln!(out);
+    for q in &r.results {
+        let flag = match (q.should_refuse, q.refused, q.recall_hit) {
+            (true, true, _) => "ok  ",
+            (true, false, _) => "MISS",
+            (false, true, _) => "FREF",
+            (false, false, Some(false)) => "NORC",
+            _ => "ok  ",
+        };
+        let _ = writeln!(
+            out,
+            "{flag} {:<5} {:<10} ev={:.2} rank={:<4} {:<22} {}",
+            q.id,
+            q.kind,
+            q.top_evidence,
+            q.expected_rank
+                .map(|r| r.to_string())
+                .unwrap_or_else(|| "-".into()),
+            q.reason,
+            q.question
+        );
+    }
+    if let Some(rows) = &r.sweep {
+        let _ = writeln!(
+            out,
+            "\nsweep: vector_weight min_top_score refusal_accuracy false_refusal_rate"
+        );
+        for row in rows {
+            let _ = writeln!(
+                out,
+                "  {:.2} {:.2} {:.3} {:.3}",
+                row.vector_weight, row.min_top_score, row.refusal_accuracy, row.false_refusal_rate
+            );
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Settings: defaults, layered with a TOML file (`--config FILE`, or
+//! `research-board/config.toml` in the platform config directory).
+
+use crate::budget::BudgetConfig;
+use crate::chunk::ChunkConfig;
+use crate::embed::EmbedderKind;
+use crate::extract::ExtractConfig;
+use crate::gate::GateConfig;
+use crate::retrieve::RetrieveConfig;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub embedder: EmbedderKind,
+    pub chunk: ChunkConfig,
+    pub retrieve: RetrieveConfig,
+    pub gate: GateConfig,
+    pub budget: BudgetConfig,
+    pub extract: ExtractConfig,
+    pub limits: LimitsConfig,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LimitsConfig {
+    pub max_file_mb: u64,
+    pub max_text_mb: u64,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        let l = crate::ingest::Limits::default();
+        LimitsConfig {
+            max_file_mb: l.max_file_bytes >> 20,
+            max_text_mb: (l.max_text_bytes >> 20) as u64,
+        }
+    }
+}
+
+impl LimitsConfig {
+    pub fn limits(&self) -> crate::ingest::Limits {
+        crate::ingest::Limits {
+            max_file_bytes: self.max_file_mb << 20,
+            max_text_bytes: (self.max_text_mb << 20) as usize,
+        }
+    }
+}
+
+impl Config {
+    /// The default config file location.
+    pub fn default_path() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "research-board")
+            .map(|d| d.config_dir().join("config.toml"))
+    }
+
+    /// Load `path` if given (it must exist), else the default file if it
+    /// exists, else the defaults.
+    pub fn load(path: Option<&Path>) -> Result<Config> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => match Self::default_path() {
+                Some(p) if p.exists() => p,
+                _ => return Ok(Config::default()),
+            },
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read the config file {}", path.display()))?;
+        toml::from_str(&text)
+            .with_context(|| format!("the config file {} is not valid", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_file_layers_over_defaults_and_typos_are_errors() {
+        let c: Config = toml::from_str("[gate]\nmin_top_score = 0.7\n").unwrap();
+        assert_eq!(c.gate.min_top_score, 0.7);
+        assert_eq!(c.retrieve.top_k, 5);
+        assert!(toml::from_str::<Config>("[gaet]\nx = 1\n").is_err());
+    }
+}

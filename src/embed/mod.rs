@@ -1,0 +1,73 @@
+//! Embedders turn text into unit-length vectors for the HNSW store.
+//!
+//! Every embedder is deterministic for a given id: the id and dimension are
+//! stored with the index, and a change of either re-embeds the corpus.
+
+mod builtin;
+mod hashing;
+
+pub use builtin::BuiltinEmbedder;
+pub use hashing::HashingEmbedder;
+
+use anyhow::Result;
+
+/// Something that maps texts to L2-normalised vectors of a fixed dimension.
+pub trait Embedder: Send + Sync {
+    /// Stable identifier stored with the index (e.g. `hashing-v1-256`).
+    fn id(&self) -> &str;
+    /// Vector dimension.
+    fn dim(&self) -> usize;
+    /// Embed a batch of texts; one unit vector (or all zeros for text with no
+    /// tokens) per input, in order.
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+}
+
+/// Which embedder to build, as named on the command line and in config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderKind {
+    /// BM25 only: no vectors.
+    None,
+    /// Feature-hashing of word unigrams and bigrams: lexical, offline, tiny.
+    Hashing,
+    /// Static token embeddings distilled from all-MiniLM-L6-v2, shipped in
+    /// the repository: semantic, offline.
+    #[default]
+    Builtin,
+}
+
+impl std::str::FromStr for EmbedderKind {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "none" => Ok(Self::None),
+            "hashing" => Ok(Self::Hashing),
+            "builtin" => Ok(Self::Builtin),
+            other => Err(format!(
+                "unknown embedder '{other}' (expected: builtin, hashing, none)"
+            )),
+        }
+    }
+}
+
+/// Build the embedder for `kind`; `None` means BM25-only retrieval.
+pub fn build(kind: EmbedderKind) -> Result<Option<Box<dyn Embedder>>> {
+    Ok(match kind {
+        EmbedderKind::None => None,
+        EmbedderKind::Hashing => Some(Box::new(HashingEmbedder::new(256))),
+        EmbedderKind::Builtin => Some(Box::new(BuiltinEmbedder::load_default()?)),
+    })
+}
+
+/// Scale `v` to unit length in place (a zero vector stays zero).
+pub fn normalize(v: &mut [f32]) {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+}
+
+/// Cosine similarity of two unit vectors.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

@@ -1,0 +1,297 @@
+//! Evaluation over a question set: chunk recall@k, refusal accuracy,
+//! false-refusal rate and verbatim rate, per question and per kind, with an
+//! optional sweep of the gate thresholds for calibration.
+
+use crate::config::Config;
+use crate::embed::Embedder;
+use crate::gate::{self, GateConfig};
+use crate::index::Index;
+use crate::pipeline::{self, QueryOutcome};
+use crate::retrieve::Candidate;
+use crate::text::slice_chars;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct QuestionSet {
+    pub questions: Vec<Question>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub question: String,
+    pub should_refuse: bool,
+    pub expected_source: Option<String>,
+    #[serde(default)]
+    pub expected_phrases: Vec<String>,
+    #[serde(default)]
+    pub kind: Option<String>,
+}
+
+impl QuestionSet {
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid question file", path.display()))
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionResult {
+    pub id: String,
+    pub kind: String,
+    pub question: String,
+    pub should_refuse: bool,
+    pub refused: bool,
+    pub reason: String,
+    /// Answerable questions: was an expected phrase in a kept chunk of the
+    /// expected source?
+    pub recall_hit: Option<bool>,
+    /// Rank of the first such chunk in the pool.
+    pub expected_rank: Option<usize>,
+    pub top_evidence: f32,
+    pub snippets: usize,
+    pub verbatim_snippets: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct KindStats {
+    pub questions: usize,
+    pub recall: Option<f64>,
+    pub refused: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepRow {
+    pub min_top_score: f32,
+    pub vector_weight: f32,
+    pub refusal_accuracy: f64,
+    pub false_refusal_rate: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    pub questions: usize,
+    pub answerable: usize,
+    pub unanswerable: usize,
+    pub k: usize,
+    pub recall_at_k: f64,
+    pub refusal_accuracy: f64,
+    pub false_refusal_rate: f64,
+    pub verbatim_rate: f64,
+    pub gate: GateConfig,
+    pub by_kind: BTreeMap<String, KindStats>,
+    pub results: Vec<QuestionResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Vec<SweepRow>>,
+    pub mean_query_ms: f64,
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Run every question through the pipeline.
+pub fn run(
+    index: &Index,
+    embedder: Option<&dyn Embedder>,
+    cfg: &Config,
+    set: &QuestionSet,
+    sweep: bool,
+) -> Result<EvalReport> {
+    // Extraction does not depend on the gate's thresholds: run with an open
+    // gate once, then apply the configured gate (and any sweep) offline.
+    let mut open = cfg.clone();
+    open.gate.min_top_score = f32::NEG_INFINITY;
+    open.gate.clear_winner_ratio = 0.0;
+    let k = cfg.retrieve.top_k;
+    let mut runs: Vec<(&Question, QueryOutcome, Vec<Candidate>)> = Vec::new();
+    let mut total_ms = 0.0;
+    for q in &set.questions {
+        let outcome = pipeline::ask(index, embedder, &open, &q.question)?;
+        total_ms += outcome.timings_ms.total;
+        let kept = kept_candidates(&outcome);
+        runs.push((q, outcome, kept));
+    }
+    let decide = |g: &GateConfig, o: &QueryOutcome, kept: &[Candidate]| -> (bool, String) {
+        let d = gate::retrieval_gate(kept, usize::from(!o.normalized_query.is_empty()), g);
+        if d.refused() {
+            (true, format!("{:?}", d.reason))
+        } else if o.answer.refused {
+            (true, format!("{:?}", o.gate.reason))
+        } else {
+            (false, "Passed".into())
+        }
+    };
+    let mut results = Vec::new();
+    for (q, o, kept) in &runs {
+        let (refused, reason) = decide(&cfg.gate, o, kept);
+        let expected_rank = q.expected_source.as_ref().and_then(|src| {
+            let phrases: Vec<String> = q.expected_phrases.iter().map(|p| squash(p)).collect();
+            o.candidates
+                .iter()
+                .filter(|c| &c.source_id == src)
+                .find(|c| {
+                    let t = squash(&c.text);
+                    phrases.iter().any(|p| t.contains(p.as_str()))
+                })
+                .map(|c| c.rank)
+        });
+        let verbatim = o
+            .snippets
+            .iter()
+            .filter(|s| {
+                s.span.as_ref().is_some_and(|sp| {
+                    o.candidates
+                        .iter()
+                        .find(|c| c.id == sp.chunk_id)
+                        .is_some_and(|c| {
+                            slice_chars(&c.text, sp.start, sp.end) == s.content
+                                && c.text.contains(&s.content)
+                        })
+                })
+            })
+            .count();
+        results.push(QuestionResult {
+            id: q.id.clone(),
+            kind: q.kind.clone().unwrap_or_else(|| {
+                if q.should_refuse {
+                    "unanswerable".into()
+                } else {
+                    "answerable".into()
+                }
+            }),
+            question: q.question.clone(),
+            should_refuse: q.should_refuse,
+            refused,
+            reason,
+            recall_hit: (!q.should_refuse).then(|| expected_rank.is_some_and(|r| r <= k)),
+            expected_rank,
+            top_evidence: kept
+                .iter()
+                .map(|c| gate::evidence(c, &cfg.gate))
+                .fold(0.0, f32::max),
+            snippets: if refused { 0 } else { o.snippets.len() },
+            verbatim_snippets: if refused { 0 } else { verbatim },
+        });
+    }
+    let rates = |g: &GateConfig| {
+        let (mut refuse_ok, mut n_un, mut false_ref, mut n_ans) = (0, 0, 0, 0);
+        for (q, o, kept) in &runs {
+            let refused = decide(g, o, kept).0;
+            if q.should_refuse {
+                n_un += 1;
+                refuse_ok += usize::from(refused);
+            } else {
+                n_ans += 1;
+                false_ref += usize::from(refused);
+            }
+        }
+        (ratio(refuse_ok, n_un), ratio(false_ref, n_ans))
+    };
+    let (refusal_accuracy, false_refusal_rate) = rates(&cfg.gate);
+    let answerable: Vec<&QuestionResult> = results.iter().filter(|r| !r.should_refuse).collect();
+    let recall_hits = answerable
+        .iter()
+        .filter(|r| r.recall_hit == Some(true))
+        .count();
+    let snippets: usize = results.iter().map(|r| r.snippets).sum();
+    let verbatim: usize = results.iter().map(|r| r.verbatim_snippets).sum();
+    let mut by_kind: BTreeMap<String, KindStats> = BTreeMap::new();
+    for r in &results {
+        let e = by_kind.entry(r.kind.clone()).or_default();
+        e.questions += 1;
+        e.refused += usize::from(r.refused);
+    }
+    for (kind, stats) in by_kind.iter_mut() {
+        let ans: Vec<&&QuestionResult> = answerable.iter().filter(|r| &r.kind == kind).collect();
+        if !ans.is_empty() {
+            stats.recall = Some(ratio(
+                ans.iter().filter(|r| r.recall_hit == Some(true)).count(),
+                ans.len(),
+            ));
+        }
+    }
+    let sweep = sweep.then(|| {
+        let mut rows = Vec::new();
+        for vw in [0.0f32, 0.25, 0.5, 0.75] {
+            for step in 0..=20 {
+                let g = GateConfig {
+                    min_top_score: step as f32 * 0.05,
+                    vector_weight: vw,
+                    ..cfg.gate
+                };
+                let (ra, fr) = rates(&g);
+                rows.push(SweepRow {
+                    min_top_score: g.min_top_score,
+                    vector_weight: vw,
+                    refusal_accuracy: ra,
+                    false_refusal_rate: fr,
+                });
+            }
+        }
+        rows
+    });
+    Ok(EvalReport {
+        questions: results.len(),
+        answerable: answerable.len(),
+        unanswerable: results.len() - answerable.len(),
+        k,
+        recall_at_k: ratio(recall_hits, answerable.len()),
+        refusal_accuracy,
+        false_refusal_rate,
+        verbatim_rate: if snippets == 0 {
+            1.0
+        } else {
+            verbatim as f64 / snippets as f64
+        },
+        gate: cfg.gate,
+        by_kind,
+        results,
+        sweep,
+        mean_query_ms: if runs.is_empty() {
+            0.0
+        } else {
+            total_ms / runs.len() as f64
+        },
+    })
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+/// Rebuild the kept candidates of an outcome for re-gating.
+fn kept_candidates(o: &QueryOutcome) -> Vec<Candidate> {
+    o.candidates
+        .iter()
+        .filter(|c| c.kept)
+        .map(|c| Candidate {
+            chunk: crate::chunk::Chunk {
+                id: c.id.clone(),
+                source_id: c.source_id.clone(),
+                source_title: c.source_title.clone(),
+                location: c.location.clone(),
+                text: String::new(),
+                start: 0,
+                end: 0,
+                ordinal: 0,
+                tokens: 0,
+            },
+            rank: c.rank,
+            bm25: c.bm25,
+            bm25_rank: c.bm25_rank,
+            vector: c.vector,
+            vector_rank: c.vector_rank,
+            fused: c.fused,
+            coverage: c.coverage,
+        })
+        .collect()
+}

@@ -1,0 +1,297 @@
+//! Extraction. The result has the structure the LLM is asked for; the
+//! built-in extractive engine fills it with no network by selecting whole,
+//! contiguous sentences from the gated chunks.
+
+use crate::chunk::Chunk;
+use crate::embed::{Embedder, dot};
+use crate::text::{char_offset, sentences};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// Most snippets an extraction may return.
+pub const MAX_SNIPPETS: usize = 8;
+
+/// Where a snippet sits: char offsets into a chunk's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub chunk_id: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One quoted passage, as the extractor (engine or LLM) reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snippet {
+    pub content: String,
+    pub source_id: String,
+    pub source_title: String,
+    pub source_location: String,
+    /// 0–1, the extractor's own estimate.
+    pub relevance: f32,
+    /// Where the engine took it from (the LLM gives none: validation finds it).
+    pub span: Option<Span>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Extraction {
+    pub snippets: Vec<Snippet>,
+    /// Summary with citation markers [n] pointing at snippets (1-based).
+    pub summary: String,
+    pub no_results: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ExtractConfig {
+    pub max_snippets: usize,
+    /// Most sentences in one snippet.
+    pub max_sentences: usize,
+    /// Most snippets from one chunk.
+    pub per_chunk: usize,
+    /// Weight of sentence–query vector similarity in a sentence's score.
+    pub vector_weight: f32,
+    /// Snippets scoring under this share of the best are not returned.
+    pub min_relative_score: f32,
+}
+
+impl Default for ExtractConfig {
+    fn default() -> Self {
+        ExtractConfig {
+            max_snippets: MAX_SNIPPETS,
+            max_sentences: 3,
+            per_chunk: 2,
+            vector_weight: 0.3,
+            min_relative_score: 0.35,
+        }
+    }
+}
+
+struct Window {
+    chunk: usize,
+    start: usize,
+    end: usize,
+    score: f32,
+}
+
+/// The built-in extractive engine.
+///
+/// `terms` are the analysed query terms with IDF weights, `analyze` the
+/// index's analyzer (so stems match), `query_vector` the embedded query.
+pub fn extractive(
+    chunks: &[&Chunk],
+    terms: &[(String, f32)],
+    analyze: &dyn Fn(&str) -> Vec<String>,
+    embedder: Option<&dyn Embedder>,
+    query_vector: Option<&[f32]>,
+    cfg: &ExtractConfig,
+) -> Result<Extraction> {
+    let total_idf: f32 = terms.iter().map(|(_, w)| w).sum();
+    let mut windows: Vec<Window> = Vec::new();
+    for (ci, chunk) in chunks.iter().enumerate() {
+        let sents = sentences(&chunk.text);
+        // Title and heading chain are context every sentence of the chunk shares.
+        let context: HashSet<String> =
+            analyze(&format!("{} {}", chunk.source_title, chunk.location))
+                .into_iter()
+                .collect();
+        let term_sets: Vec<HashSet<String>> = sents
+            .iter()
+            .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())
+            .collect();
+        let sims: Vec<f32> = match (embedder, query_vector) {
+            (Some(e), Some(q)) if cfg.vector_weight > 0.0 => {
+                let texts: Vec<&str> = sents.iter().map(|r| &chunk.text[r.clone()]).collect();
+                e.embed(&texts)?
+                    .iter()
+                    .map(|v| dot(q, v).max(0.0))
+                    .collect()
+            }
+            _ => vec![0.0; sents.len()],
+        };
+        for i in 0..sents.len() {
+            let mut covered: HashSet<&str> = context.iter().map(String::as_str).collect();
+            let mut own: HashSet<&str> = HashSet::new();
+            let mut best_sim: f32 = 0.0;
+            for j in i..(i + cfg.max_sentences).min(sents.len()) {
+                let before = covered.len();
+                covered.extend(term_sets[j].iter().map(String::as_str));
+                own.extend(term_sets[j].iter().map(String::as_str));
+                best_sim = best_sim.max(sims[j]);
+                // A longer window must add a query term to be worth it.
+                if j > i && covered.len() == before {
+                    break;
+                }
+                let share = |set: &HashSet<&str>| {
+                    if total_idf > 0.0 {
+                        terms
+                            .iter()
+                            .filter(|(t, _)| set.contains(t.as_str()))
+                            .map(|(_, w)| w)
+                            .sum::<f32>()
+                            / total_idf
+                    } else {
+                        0.0
+                    }
+                };
+                // Terms the sentences carry themselves count a little extra
+                // over terms only the headings supply.
+                let lex = share(&covered) + 0.25 * share(&own);
+                if share(&own) == 0.0 && best_sim == 0.0 {
+                    continue;
+                }
+                let score = lex + cfg.vector_weight * best_sim - 0.02 * (j - i) as f32;
+                windows.push(Window {
+                    chunk: ci,
+                    start: sents[i].start,
+                    end: sents[j].end,
+                    score,
+                });
+            }
+        }
+    }
+    windows.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.chunk.cmp(&b.chunk))
+            .then(a.start.cmp(&b.start))
+    });
+    let best = windows.first().map_or(0.0, |w| w.score);
+    let mut chosen: Vec<&Window> = Vec::new();
+    for w in &windows {
+        if chosen.len() >= cfg.max_snippets
+            || w.score <= 0.0
+            || w.score < best * cfg.min_relative_score
+        {
+            break;
+        }
+        let same_chunk = chosen.iter().filter(|c| c.chunk == w.chunk).count();
+        let overlaps = chosen
+            .iter()
+            .any(|c| c.chunk == w.chunk && c.start < w.end && w.start < c.end);
+        if same_chunk < cfg.per_chunk && !overlaps {
+            chosen.push(w);
+        }
+    }
+    let snippets: Vec<Snippet> = chosen
+        .iter()
+        .map(|w| {
+            let c = chunks[w.chunk];
+            Snippet {
+                content: c.text[w.start..w.end].to_string(),
+                source_id: c.source_id.clone(),
+                source_title: c.source_title.clone(),
+                source_location: c.location.clone(),
+                relevance: (w.score / best.max(1e-6)).clamp(0.0, 1.0),
+                span: Some(Span {
+                    chunk_id: c.id.clone(),
+                    start: char_offset(&c.text, w.start),
+                    end: char_offset(&c.text, w.end),
+                }),
+            }
+        })
+        .collect();
+    let summary = summarize(&snippets);
+    Ok(Extraction {
+        no_results: snippets.is_empty(),
+        snippets,
+        summary,
+    })
+}
+
+/// A short summary built from the best snippets, one cited line each.
+fn summarize(snippets: &[Snippet]) -> String {
+    snippets
+        .iter()
+        .enumerate()
+        .take(3)
+        .map(|(i, s)| {
+            let first = sentences(&s.content)
+                .first()
+                .map(|r| s.content[r.clone()].to_string())
+                .unwrap_or_else(|| s.content.clone());
+            let where_ = if s.source_location.is_empty() {
+                s.source_title.clone()
+            } else {
+                format!("{}, {}", s.source_title, s.source_location)
+            };
+            format!(
+                "{where_}: “{}” [{}]",
+                crate::ingest::collapse_ws(&first),
+                i + 1
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(id: &str, text: &str) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_id: id.split('#').next().unwrap().into(),
+            source_title: "Title".into(),
+            location: "Loc".into(),
+            text: text.into(),
+            start: 0,
+            end: text.chars().count(),
+            ordinal: 0,
+            tokens: 0,
+        }
+    }
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+
+    #[test]
+    fn picks_the_sentences_that_answer_with_exact_spans() {
+        let a = chunk(
+            "a.md#0",
+            "The tower was lit in 1759. Smeaton’s mortar set under water. It was hydraulic lime.",
+        );
+        let b = chunk("b.md#0", "Keepers trimmed the wicks nightly.");
+        let terms = vec![
+            ("smeaton".to_string(), 2.0),
+            ("mortar".to_string(), 2.0),
+            ("lime".to_string(), 1.0),
+        ];
+        let ex = extractive(
+            &[&a, &b],
+            &terms,
+            &words,
+            None,
+            None,
+            &ExtractConfig::default(),
+        )
+        .unwrap();
+        assert!(!ex.no_results);
+        let s = &ex.snippets[0];
+        assert_eq!(
+            s.content,
+            "Smeaton’s mortar set under water. It was hydraulic lime."
+        );
+        let span = s.span.as_ref().unwrap();
+        assert_eq!(
+            crate::text::slice_chars(&a.text, span.start, span.end),
+            s.content
+        );
+        assert!(ex.summary.contains("[1]"));
+        assert!(ex.snippets.iter().all(|s| s.source_id == "a.md"));
+    }
+
+    #[test]
+    fn nothing_relevant_means_no_results() {
+        let a = chunk("a.md#0", "Keepers trimmed the wicks nightly.");
+        let terms = vec![("sourdough".to_string(), 3.0)];
+        let ex = extractive(&[&a], &terms, &words, None, None, &ExtractConfig::default()).unwrap();
+        assert!(ex.no_results);
+        assert!(ex.snippets.is_empty());
+    }
+}

@@ -1,0 +1,297 @@
+//! The gate: a deterministic decision, in code, on whether the evidence is
+//! strong enough to answer. Every decision carries its tier, a reason code
+//! and the numbers it was made on.
+
+use crate::retrieve::Candidate;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The fixed refusal text.
+pub const REFUSAL: &str = "This is not addressed in the provided sources.";
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GateConfig {
+    /// Retrieval tier: the best kept chunk's evidence must reach this.
+    pub min_top_score: f32,
+    /// Retrieval tier: top-1 / top-2 evidence must reach this ("clear
+    /// winner"); 1.0 disables the rule.
+    pub clear_winner_ratio: f32,
+    /// Weight of vector similarity in a chunk's evidence (0 = lexical only).
+    pub vector_weight: f32,
+    /// Reranked tier: a chunk "addresses" the question at this score (0–3).
+    pub rerank_threshold: u8,
+    /// Reranked tier: how many chunks must reach the threshold.
+    pub rerank_min_chunks: usize,
+}
+
+impl Default for GateConfig {
+    fn default() -> Self {
+        GateConfig {
+            min_top_score: 0.5,
+            clear_winner_ratio: 1.0,
+            vector_weight: 0.0,
+            rerank_threshold: 2,
+            rerank_min_chunks: 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Pass,
+    Refuse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Scores are retrieval scores (no reranker ran or it failed).
+    Retrieval,
+    /// Scores are reranker scores 0–3.
+    Reranked,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    Passed,
+    EmptyQuery,
+    NoChunksRetrieved,
+    TopScoreTooLow,
+    NoClearWinner,
+    NoChunkAboveThreshold,
+    EmptyContextAfterBudget,
+    NoResults,
+    AllSnippetsDropped,
+}
+
+impl Reason {
+    /// The reason in words, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Passed => "the evidence is strong enough to answer",
+            Reason::EmptyQuery => "the question has no searchable words",
+            Reason::NoChunksRetrieved => "nothing in the sources matched the question",
+            Reason::TopScoreTooLow => "the best passage matches too little of the question",
+            Reason::NoClearWinner => "no passage stands out from the others",
+            Reason::NoChunkAboveThreshold => {
+                "the reranker found no passage that addresses the question"
+            }
+            Reason::EmptyContextAfterBudget => "no passage fits in the token budget",
+            Reason::NoResults => "the extractor found no relevant passage",
+            Reason::AllSnippetsDropped => "every extracted quote failed validation",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GateDecision {
+    pub decision: Decision,
+    pub tier: Tier,
+    pub reason: Reason,
+    pub message: String,
+    /// The numbers and thresholds the decision used.
+    pub numbers: BTreeMap<String, f64>,
+}
+
+impl GateDecision {
+    pub fn new(
+        decision: Decision,
+        tier: Tier,
+        reason: Reason,
+        numbers: BTreeMap<String, f64>,
+    ) -> Self {
+        GateDecision {
+            decision,
+            tier,
+            reason,
+            message: reason.describe().to_string(),
+            numbers,
+        }
+    }
+
+    pub fn refused(&self) -> bool {
+        self.decision == Decision::Refuse
+    }
+}
+
+/// A kept chunk's evidence: IDF-weighted query coverage, optionally blended
+/// with vector similarity.
+pub fn evidence(c: &Candidate, cfg: &GateConfig) -> f32 {
+    let v = c.vector.unwrap_or(0.0).max(0.0);
+    (1.0 - cfg.vector_weight) * c.coverage + cfg.vector_weight * v
+}
+
+fn r4(x: f32) -> f64 {
+    (x as f64 * 10_000.0).round() / 10_000.0
+}
+
+/// Retrieval tier: decide on the kept candidates' evidence.
+pub fn retrieval_gate(kept: &[Candidate], query_terms: usize, cfg: &GateConfig) -> GateDecision {
+    let mut numbers = BTreeMap::new();
+    numbers.insert("min_top_score".into(), r4(cfg.min_top_score));
+    numbers.insert("clear_winner_ratio".into(), r4(cfg.clear_winner_ratio));
+    numbers.insert("vector_weight".into(), r4(cfg.vector_weight));
+    numbers.insert("candidates".into(), kept.len() as f64);
+    if query_terms == 0 {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::EmptyQuery,
+            numbers,
+        );
+    }
+    if kept.is_empty() {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::NoChunksRetrieved,
+            numbers,
+        );
+    }
+    let mut ev: Vec<f32> = kept.iter().map(|c| evidence(c, cfg)).collect();
+    ev.sort_by(|a, b| b.total_cmp(a));
+    let top = ev[0];
+    numbers.insert("top_score".into(), r4(top));
+    if let Some(second) = ev.get(1) {
+        numbers.insert("second_score".into(), r4(*second));
+    }
+    if top < cfg.min_top_score {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::TopScoreTooLow,
+            numbers,
+        );
+    }
+    if let Some(&second) = ev.get(1) {
+        let ratio = if second > 0.0 {
+            top / second
+        } else {
+            f32::INFINITY
+        };
+        numbers.insert(
+            "top_ratio".into(),
+            if ratio.is_finite() { r4(ratio) } else { 1e9 },
+        );
+        if ratio < cfg.clear_winner_ratio {
+            return GateDecision::new(
+                Decision::Refuse,
+                Tier::Retrieval,
+                Reason::NoClearWinner,
+                numbers,
+            );
+        }
+    }
+    GateDecision::new(Decision::Pass, Tier::Retrieval, Reason::Passed, numbers)
+}
+
+/// Reranked tier: refuse unless enough chunks score at least the threshold.
+pub fn reranked_gate(scores: &[u8], cfg: &GateConfig) -> GateDecision {
+    let mut numbers = BTreeMap::new();
+    let above = scores
+        .iter()
+        .filter(|s| **s >= cfg.rerank_threshold)
+        .count();
+    numbers.insert("rerank_threshold".into(), cfg.rerank_threshold as f64);
+    numbers.insert("rerank_min_chunks".into(), cfg.rerank_min_chunks as f64);
+    numbers.insert("chunks_above_threshold".into(), above as f64);
+    numbers.insert(
+        "top_rerank_score".into(),
+        scores.iter().copied().max().unwrap_or(0) as f64,
+    );
+    if scores.is_empty() {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Reranked,
+            Reason::NoChunksRetrieved,
+            numbers,
+        );
+    }
+    if above < cfg.rerank_min_chunks.max(1) {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Reranked,
+            Reason::NoChunkAboveThreshold,
+            numbers,
+        );
+    }
+    GateDecision::new(Decision::Pass, Tier::Reranked, Reason::Passed, numbers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::Chunk;
+
+    fn cand(coverage: f32) -> Candidate {
+        Candidate {
+            chunk: Chunk {
+                id: "a#0".into(),
+                source_id: "a".into(),
+                source_title: "A".into(),
+                location: String::new(),
+                text: "x".into(),
+                start: 0,
+                end: 1,
+                ordinal: 0,
+                tokens: 1,
+            },
+            rank: 1,
+            bm25: None,
+            bm25_rank: None,
+            vector: Some(0.9),
+            vector_rank: None,
+            fused: 0.0,
+            coverage,
+        }
+    }
+
+    #[test]
+    fn retrieval_tier_reasons() {
+        let cfg = GateConfig {
+            min_top_score: 0.5,
+            clear_winner_ratio: 1.2,
+            ..Default::default()
+        };
+        let d = retrieval_gate(&[], 2, &cfg);
+        assert_eq!(
+            (d.decision, d.reason),
+            (Decision::Refuse, Reason::NoChunksRetrieved)
+        );
+        assert_eq!(
+            retrieval_gate(&[cand(1.0)], 0, &cfg).reason,
+            Reason::EmptyQuery
+        );
+        let d = retrieval_gate(&[cand(0.3), cand(0.1)], 2, &cfg);
+        assert_eq!(d.reason, Reason::TopScoreTooLow);
+        assert_eq!(d.numbers["top_score"], 0.3);
+        assert_eq!(d.numbers["min_top_score"], 0.5);
+        let d = retrieval_gate(&[cand(0.8), cand(0.75)], 2, &cfg);
+        assert_eq!(d.reason, Reason::NoClearWinner);
+        let d = retrieval_gate(&[cand(0.9), cand(0.5)], 2, &cfg);
+        assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Retrieval));
+    }
+
+    #[test]
+    fn vector_weight_blends_evidence() {
+        let cfg = GateConfig {
+            vector_weight: 0.5,
+            ..Default::default()
+        };
+        assert!((evidence(&cand(0.2), &cfg) - 0.55).abs() < 1e-6);
+    }
+
+    #[test]
+    fn reranked_tier_needs_a_chunk_at_threshold() {
+        let cfg = GateConfig::default();
+        assert_eq!(
+            reranked_gate(&[1, 1, 0], &cfg).reason,
+            Reason::NoChunkAboveThreshold
+        );
+        let d = reranked_gate(&[3, 1], &cfg);
+        assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Reranked));
+    }
+}

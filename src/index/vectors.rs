@@ -1,0 +1,229 @@
+//! The in-memory vector store: an `hnsw_rs` graph over unit vectors, dumped
+//! next to the Tantivy index and reloaded at start.
+
+use anyhow::{Context, Result, bail};
+use hnsw_rs::hnswio::HnswIo;
+use hnsw_rs::prelude::{DistCosine, Hnsw};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+/// A chunk id and its vector.
+pub type IdVector = (String, Vec<f32>);
+
+const MAX_CONNECTIONS: usize = 16;
+const MAX_LAYERS: usize = 16;
+const EF_CONSTRUCTION: usize = 100;
+
+/// HNSW graph plus the chunk id of every data id.
+pub struct VectorStore {
+    hnsw: Option<Hnsw<'static, f32, DistCosine>>,
+    ids: Vec<String>,
+}
+
+impl VectorStore {
+    /// Build a graph over `vectors` (chunk id, unit vector). Zero vectors
+    /// (texts with no known token) are left out: they match nothing.
+    pub fn build(vectors: &[(String, Vec<f32>)]) -> Self {
+        let ids: Vec<String> = vectors.iter().map(|(id, _)| id.clone()).collect();
+        let data: Vec<(&Vec<f32>, usize)> = vectors
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, v))| v.iter().any(|x| *x != 0.0))
+            .map(|(i, (_, v))| (v, i))
+            .collect();
+        if data.is_empty() {
+            return VectorStore { hnsw: None, ids };
+        }
+        let mut hnsw = Hnsw::<f32, DistCosine>::new(
+            MAX_CONNECTIONS,
+            data.len(),
+            MAX_LAYERS,
+            EF_CONSTRUCTION,
+            DistCosine {},
+        );
+        hnsw.parallel_insert(&data);
+        hnsw.set_searching_mode(true);
+        VectorStore {
+            hnsw: Some(hnsw),
+            ids,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.hnsw.as_ref().map_or(0, |h| h.get_nb_point())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Write the graph under `dir` with a basename derived from `base`;
+    /// returns the basename actually used (hnsw_rs never overwrites).
+    pub fn dump(&self, dir: &Path, base: &str) -> Result<Option<String>> {
+        write_ids(&dir.join(format!("{base}.ids")), &self.ids)?;
+        let Some(h) = &self.hnsw else {
+            return Ok(None);
+        };
+        use hnsw_rs::api::AnnT;
+        let name = h
+            .file_dump(dir, base)
+            .with_context(|| format!("writing the vector graph to {}", dir.display()))?;
+        Ok(Some(name))
+    }
+
+    /// Load a graph dumped by [`VectorStore::dump`].
+    pub fn load(dir: &Path, base: &str, hnsw_name: Option<&str>) -> Result<Self> {
+        let ids = read_ids(&dir.join(format!("{base}.ids")))?;
+        let Some(name) = hnsw_name else {
+            return Ok(VectorStore { hnsw: None, ids });
+        };
+        // The loaded graph borrows its loader for as long as it lives. Without
+        // memory mapping it holds no data of the loader's, so the small loader
+        // is leaked (a few hundred bytes per load) to give the graph an owner
+        // that lives long enough.
+        let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, name)));
+        let mut hnsw: Hnsw<'static, f32, DistCosine> = io
+            .load_hnsw()
+            .map_err(|e| anyhow::anyhow!("cannot load the vector graph {name}: {e}"))?;
+        hnsw.set_searching_mode(true);
+        Ok(VectorStore {
+            hnsw: Some(hnsw),
+            ids,
+        })
+    }
+
+    /// The `k` nearest chunks to `query`: (chunk id, cosine similarity).
+    pub fn search(&self, query: &[f32], k: usize) -> Vec<(String, f32)> {
+        let Some(h) = &self.hnsw else {
+            return Vec::new();
+        };
+        if k == 0 || query.iter().all(|x| *x == 0.0) {
+            return Vec::new();
+        }
+        let ef = (4 * k).max(64);
+        h.search(query, k, ef)
+            .into_iter()
+            .filter_map(|n| {
+                let id = self.ids.get(n.d_id)?;
+                Some((id.clone(), 1.0 - n.distance))
+            })
+            .collect()
+    }
+}
+
+fn write_ids(path: &Path, ids: &[String]) -> Result<()> {
+    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    for id in ids {
+        if id.contains('\n') {
+            bail!("chunk id contains a newline: {id:?}");
+        }
+        writeln!(w, "{id}")?;
+    }
+    w.into_inner()?.sync_all()?;
+    Ok(())
+}
+
+fn read_ids(path: &Path) -> Result<Vec<String>> {
+    let mut s = String::new();
+    std::fs::File::open(path)
+        .with_context(|| format!("opening {}", path.display()))?
+        .read_to_string(&mut s)?;
+    Ok(s.lines().map(str::to_string).collect())
+}
+
+/// Vectors of one generation, kept so that re-indexing never re-embeds an
+/// unchanged chunk: magic, dim, count, then (id, f32 × dim) records.
+pub fn write_vectors(path: &Path, dim: usize, vectors: &[(String, Vec<f32>)]) -> Result<()> {
+    let mut w = BufWriter::new(std::fs::File::create(path)?);
+    w.write_all(b"RBVEC001")?;
+    w.write_all(&(dim as u32).to_le_bytes())?;
+    w.write_all(&(vectors.len() as u64).to_le_bytes())?;
+    for (id, v) in vectors {
+        let b = id.as_bytes();
+        w.write_all(&(b.len() as u32).to_le_bytes())?;
+        w.write_all(b)?;
+        for x in v {
+            w.write_all(&x.to_le_bytes())?;
+        }
+    }
+    w.into_inner()?.sync_all()?;
+    Ok(())
+}
+
+pub fn read_vectors(path: &Path) -> Result<(usize, Vec<IdVector>)> {
+    let mut r = BufReader::new(std::fs::File::open(path)?);
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic)?;
+    if &magic != b"RBVEC001" {
+        bail!("{} is not a vectors file", path.display());
+    }
+    let mut u4 = [0u8; 4];
+    let mut u8b = [0u8; 8];
+    r.read_exact(&mut u4)?;
+    let dim = u32::from_le_bytes(u4) as usize;
+    r.read_exact(&mut u8b)?;
+    let n = u64::from_le_bytes(u8b) as usize;
+    let mut out = Vec::with_capacity(n.min(1 << 24));
+    let mut fbuf = vec![0u8; dim * 4];
+    for _ in 0..n {
+        r.read_exact(&mut u4)?;
+        let len = u32::from_le_bytes(u4) as usize;
+        if len > 1 << 16 {
+            bail!("corrupt vectors file {}", path.display());
+        }
+        let mut id = vec![0u8; len];
+        r.read_exact(&mut id)?;
+        r.read_exact(&mut fbuf)?;
+        let v = fbuf
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        out.push((String::from_utf8(id)?, v));
+    }
+    Ok((dim, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::normalize;
+
+    fn unit(v: &[f32]) -> Vec<f32> {
+        let mut v = v.to_vec();
+        normalize(&mut v);
+        v
+    }
+
+    #[test]
+    fn build_dump_load_search() {
+        let vectors: Vec<(String, Vec<f32>)> = (0..200)
+            .map(|i| {
+                let a = i as f32 * 0.1;
+                (format!("c{i}"), unit(&[a.cos(), a.sin(), 0.3]))
+            })
+            .chain(std::iter::once(("zero".to_string(), vec![0.0; 3])))
+            .collect();
+        let store = VectorStore::build(&vectors);
+        assert_eq!(store.len(), 200);
+        let hits = store.search(&vectors[42].1, 3);
+        assert_eq!(hits[0].0, "c42");
+        assert!((hits[0].1 - 1.0).abs() < 1e-4);
+
+        let dir = tempfile::tempdir().unwrap();
+        let name = store.dump(dir.path(), "gen-1").unwrap();
+        let loaded = VectorStore::load(dir.path(), "gen-1", name.as_deref()).unwrap();
+        assert_eq!(loaded.search(&vectors[42].1, 1)[0].0, "c42");
+
+        write_vectors(&dir.path().join("v"), 3, &vectors).unwrap();
+        let (dim, back) = read_vectors(&dir.path().join("v")).unwrap();
+        assert_eq!(dim, 3);
+        assert_eq!(back, vectors);
+    }
+
+    #[test]
+    fn empty_store_searches_to_nothing() {
+        let store = VectorStore::build(&[]);
+        assert!(store.is_empty());
+        assert!(store.search(&[1.0, 0.0], 5).is_empty());
+    }
+}

@@ -1,0 +1,202 @@
+//! Word (.docx): paragraphs of `word/document.xml` in order; paragraph styles
+//! `Title` and `HeadingN` become headings. Reading is bounded so that a zip
+//! bomb cannot exhaust memory.
+
+use super::{BlockKind, Extracted};
+use quick_xml::events::Event;
+use std::io::{Cursor, Read};
+
+pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| format!("malformed DOCX: not a zip archive ({e})"))?;
+    let xml = read_entry(
+        &mut zip,
+        "word/document.xml",
+        max_text_bytes.saturating_mul(8),
+    )?;
+    let title = read_entry(&mut zip, "docProps/core.xml", 1 << 20)
+        .ok()
+        .and_then(|core| core_title(&core));
+    let mut out = parse_document(&xml)?;
+    if let Some(t) = title {
+        out.title = Some(t);
+    }
+    Ok(out)
+}
+
+fn read_entry<R: Read + std::io::Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    name: &str,
+    limit: usize,
+) -> Result<String, String> {
+    let entry = zip
+        .by_name(name)
+        .map_err(|_| format!("malformed DOCX: no {name}"))?;
+    let mut buf = Vec::new();
+    entry
+        .take(limit as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("malformed DOCX: cannot inflate {name} ({e})"))?;
+    if buf.len() > limit {
+        return Err(format!(
+            "too large: {name} inflates past {} MB",
+            limit >> 20
+        ));
+    }
+    String::from_utf8(buf).map_err(|_| format!("malformed DOCX: {name} is not UTF-8"))
+}
+
+fn core_title(xml: &str) -> Option<String> {
+    let mut r = quick_xml::Reader::from_str(xml);
+    let mut in_title = false;
+    loop {
+        match r.read_event().ok()? {
+            Event::Start(e) if e.local_name().as_ref() == b"title" => in_title = true,
+            Event::Text(t) if in_title => {
+                let t = super::collapse_ws(&t.xml_content().ok()?);
+                return (!t.is_empty()).then_some(t);
+            }
+            Event::End(_) => in_title = false,
+            Event::Eof => return None,
+            _ => {}
+        }
+    }
+}
+
+fn attr(e: &quick_xml::events::BytesStart<'_>, local: &[u8]) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == local)
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
+fn style_level(style: &str) -> Option<u8> {
+    let s = style.to_ascii_lowercase().replace(' ', "");
+    if s == "title" {
+        return Some(1);
+    }
+    let n = s.strip_prefix("heading")?;
+    n.parse::<u8>().ok().map(|n| n.clamp(1, 6))
+}
+
+fn parse_document(xml: &str) -> Result<Extracted, String> {
+    let mut r = quick_xml::Reader::from_str(xml);
+    let mut out = Extracted::default();
+    let mut para = String::new();
+    let mut level: Option<u8> = None;
+    let mut in_text = false;
+    loop {
+        let ev = r
+            .read_event()
+            .map_err(|e| format!("malformed DOCX: bad XML ({e})"))?;
+        match ev {
+            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                b"p" => {
+                    para.clear();
+                    level = None;
+                }
+                b"pStyle" => {
+                    if let Some(v) = attr(&e, b"val") {
+                        level = style_level(&v);
+                    }
+                }
+                b"t" => in_text = true,
+                b"tab" => para.push('\t'),
+                b"br" | b"cr" => para.push('\n'),
+                _ => {}
+            },
+            Event::Text(t) if in_text => {
+                let s = t
+                    .xml_content()
+                    .map_err(|e| format!("malformed DOCX: bad text ({e})"))?;
+                para.push_str(&s);
+            }
+            Event::GeneralRef(g) if in_text => {
+                // Entities such as &amp; arrive as references.
+                let name = String::from_utf8_lossy(&g);
+                let s = match name.as_ref() {
+                    "amp" => "&",
+                    "lt" => "<",
+                    "gt" => ">",
+                    "quot" => "\"",
+                    "apos" => "'",
+                    _ => "",
+                };
+                para.push_str(s);
+                if let Ok(Some(c)) = g.resolve_char_ref() {
+                    para.push(c);
+                }
+            }
+            Event::End(e) => match e.local_name().as_ref() {
+                b"t" => in_text = false,
+                b"p" => {
+                    let text = para.trim().to_string();
+                    if !text.is_empty() {
+                        match level {
+                            Some(l) => {
+                                let t = super::collapse_ws(&text);
+                                if out.title.is_none() && l == 1 {
+                                    out.title = Some(t.clone());
+                                }
+                                out.push(BlockKind::Heading { level: l, text: t }, &text, None);
+                            }
+                            None => out.push(BlockKind::Para, &text, None),
+                        }
+                    }
+                    para.clear();
+                    level = None;
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    pub(crate) fn make_docx(body: &str) -> Vec<u8> {
+        let mut buf = Cursor::new(Vec::new());
+        {
+            let mut z = zip::ZipWriter::new(&mut buf);
+            let opts = zip::write::SimpleFileOptions::default();
+            z.start_file("word/document.xml", opts).unwrap();
+            write!(
+                z,
+                r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
+            )
+            .unwrap();
+            z.finish().unwrap();
+        }
+        buf.into_inner()
+    }
+
+    #[test]
+    fn headings_and_paragraphs() {
+        let body = r#"<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Skerryvore</w:t></w:r></w:p>
+<w:p><w:r><w:t xml:space="preserve">Built by Alan </w:t></w:r><w:r><w:t>Stevenson &amp; crew.</w:t></w:r></w:p>
+<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Granite</w:t></w:r></w:p>
+<w:p><w:r><w:t>Dovetailed.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx(body), 1 << 20).unwrap();
+        assert_eq!(ex.title.as_deref(), Some("Skerryvore"));
+        assert_eq!(
+            ex.text,
+            "Skerryvore\n\nBuilt by Alan Stevenson & crew.\n\nGranite\n\nDovetailed."
+        );
+        assert!(matches!(
+            ex.blocks[2].kind,
+            BlockKind::Heading { level: 2, .. }
+        ));
+    }
+
+    #[test]
+    fn not_a_zip() {
+        let e = extract(b"hello", 1 << 20).unwrap_err();
+        assert!(e.starts_with("malformed DOCX"), "{e}");
+    }
+}

@@ -1,0 +1,142 @@
+//! Markdown: CommonMark structure from pulldown-cmark's offset iterator; the
+//! document text is the file text itself, so offsets point into the file.
+
+use super::{Block, BlockKind, Extracted};
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+
+pub fn extract(text: &str) -> Extracted {
+    let mut out = Extracted {
+        text: text.to_string(),
+        ..Default::default()
+    };
+    // (start, end, heading level, heading text) of the open heading.
+    let mut heading: Option<(usize, usize, u8, String)> = None;
+    let mut para_depth = 0usize;
+    // For list items: start offset, and whether a paragraph or nested list was seen.
+    let mut items: Vec<(usize, bool)> = Vec::new();
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                heading = Some((range.start, range.end, level_num(level), String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((s, e, level, t)) = heading.take() {
+                    let t = super::collapse_ws(&t);
+                    if t.is_empty() {
+                        continue;
+                    }
+                    if level == 1 && out.title.is_none() {
+                        out.title = Some(t.clone());
+                    }
+                    out.blocks.push(Block {
+                        kind: BlockKind::Heading { level, text: t },
+                        start: s,
+                        end: trim_end(text, s, e),
+                        page: None,
+                    });
+                }
+            }
+            Event::Text(t) | Event::Code(t) if heading.is_some() => {
+                if let Some(h) = heading.as_mut() {
+                    h.3.push_str(&t);
+                }
+            }
+            Event::Start(Tag::Paragraph)
+            | Event::Start(Tag::CodeBlock(_))
+            | Event::Start(Tag::Table(_)) => {
+                if let Some(item) = items.last_mut() {
+                    item.1 = true;
+                }
+                if para_depth == 0 {
+                    para(&mut out, text, range.start, range.end);
+                }
+                para_depth += 1;
+            }
+            Event::End(TagEnd::Paragraph)
+            | Event::End(TagEnd::CodeBlock)
+            | Event::End(TagEnd::Table) => {
+                para_depth = para_depth.saturating_sub(1);
+            }
+            Event::Start(Tag::Item) => items.push((range.start, false)),
+            Event::Start(Tag::List(_)) => {
+                // A nested list ends the text of the item that holds it.
+                if let Some(item) = items.last_mut()
+                    && !item.1
+                {
+                    item.1 = true;
+                    para(&mut out, text, item.0, range.start);
+                }
+            }
+            Event::End(TagEnd::Item) => {
+                if let Some((s, seen)) = items.pop()
+                    && !seen
+                {
+                    para(&mut out, text, s, range.end);
+                }
+            }
+            _ => {}
+        }
+    }
+    out.blocks.sort_by_key(|b| b.start);
+    out
+}
+
+fn para(out: &mut Extracted, text: &str, s: usize, e: usize) {
+    let e = trim_end(text, s, e);
+    if e > s {
+        out.blocks.push(Block {
+            kind: BlockKind::Para,
+            start: s,
+            end: e,
+            page: None,
+        });
+    }
+}
+
+fn trim_end(text: &str, s: usize, e: usize) -> usize {
+    s + text[s..e].trim_end().len()
+}
+
+fn level_num(l: HeadingLevel) -> u8 {
+    match l {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_paragraphs_and_lists_keep_file_offsets() {
+        let src = "# The Pharos\n\nIntro para.\n\n## Building\n\nFirst *para*.\nStill first.\n\n- item one\n- item two\n\n```\n# not a heading\n```\n";
+        let ex = extract(src);
+        assert_eq!(ex.text, src);
+        assert_eq!(ex.title.as_deref(), Some("The Pharos"));
+        let kinds: Vec<String> = ex
+            .blocks
+            .iter()
+            .map(|b| match &b.kind {
+                BlockKind::Heading { level, text } => format!("h{level}:{text}"),
+                BlockKind::Para => format!("p:{}", &src[b.start..b.end]),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "h1:The Pharos",
+                "p:Intro para.",
+                "h2:Building",
+                "p:First *para*.\nStill first.",
+                "p:- item one",
+                "p:- item two",
+                "p:```\n# not a heading\n```",
+            ]
+        );
+    }
+}

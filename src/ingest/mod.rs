@@ -1,0 +1,364 @@
+//! Ingest: find source files, read them safely and extract their text.
+//!
+//! Every loader returns an [`Extracted`]: the document text exactly as
+//! extracted (citations point at char offsets into it) and the structural
+//! blocks found in it (headings and paragraphs, with pages for PDFs). A file
+//! that cannot be used is reported as a [`Skipped`] with a reason; nothing
+//! here aborts a run, and nothing here writes to the sources folder.
+
+mod docx;
+mod html;
+mod markdown;
+mod pdf;
+mod plain;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A heading or a paragraph-like block, by byte range in the extracted text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub kind: BlockKind,
+    pub start: usize,
+    pub end: usize,
+    /// 1-based page number, for paginated formats.
+    pub page: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum BlockKind {
+    Heading { level: u8, text: String },
+    Para,
+}
+
+/// Text and structure extracted from one file.
+#[derive(Debug, Clone, Default)]
+pub struct Extracted {
+    pub text: String,
+    pub blocks: Vec<Block>,
+    pub title: Option<String>,
+}
+
+impl Extracted {
+    /// Append a block of text, separated from the previous one by a blank line.
+    pub(crate) fn push(&mut self, kind: BlockKind, text: &str, page: Option<u32>) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.text.push_str("\n\n");
+        }
+        let start = self.text.len();
+        self.text.push_str(text);
+        self.blocks.push(Block {
+            kind,
+            start,
+            end: self.text.len(),
+            page,
+        });
+    }
+
+    fn has_words(&self) -> bool {
+        self.blocks.iter().any(|b| {
+            matches!(b.kind, BlockKind::Para)
+                && self.text[b.start..b.end].chars().any(char::is_alphanumeric)
+        })
+    }
+}
+
+/// Supported input formats, by file extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Markdown,
+    Text,
+    Rst,
+    Html,
+    Pdf,
+    Docx,
+}
+
+impl Format {
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "md" | "markdown" => Format::Markdown,
+            "txt" | "text" => Format::Text,
+            "rst" => Format::Rst,
+            "html" | "htm" => Format::Html,
+            "pdf" => Format::Pdf,
+            "docx" => Format::Docx,
+            _ => return None,
+        })
+    }
+}
+
+/// A candidate source file found under the sources folder.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Stable id: the path relative to the sources folder, with `/`.
+    pub source_id: String,
+    pub path: PathBuf,
+    pub format: Format,
+    pub size: u64,
+}
+
+/// A file that was not indexed, and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Skipped {
+    pub source_id: String,
+    pub reason: String,
+}
+
+/// Limits that protect the indexer from hostile or accidental inputs.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Files larger than this are skipped.
+    pub max_file_bytes: u64,
+    /// Extracted text longer than this (bytes) is skipped.
+    pub max_text_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 64 * 1024 * 1024,
+            max_text_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
+/// Walk `root` (not following symlinks, skipping hidden entries) and return
+/// the supported files in a stable order plus the files skipped up front.
+pub fn discover(root: &Path, limits: &Limits) -> (Vec<SourceFile>, Vec<Skipped>) {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                let id = err
+                    .path()
+                    .map(|p| source_id(root, p))
+                    .unwrap_or_else(|| "?".into());
+                skipped.push(Skipped {
+                    source_id: id,
+                    reason: format!("cannot read: {}", io_reason(err.io_error())),
+                });
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let id = source_id(root, path);
+        let Some(format) = Format::from_path(path) else {
+            skipped.push(Skipped {
+                source_id: id,
+                reason: "unsupported file type".into(),
+            });
+            continue;
+        };
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > limits.max_file_bytes {
+            skipped.push(Skipped {
+                source_id: id,
+                reason: format!(
+                    "too large ({:.1} MB; the limit is {:.1} MB)",
+                    mb(size),
+                    mb(limits.max_file_bytes)
+                ),
+            });
+            continue;
+        }
+        files.push(SourceFile {
+            source_id: id,
+            path: path.to_path_buf(),
+            format,
+            size,
+        });
+    }
+    (files, skipped)
+}
+
+fn mb(b: u64) -> f64 {
+    b as f64 / (1024.0 * 1024.0)
+}
+
+fn io_reason(e: Option<&std::io::Error>) -> String {
+    e.map(|e| e.to_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// The stable source id of `path` under `root`.
+pub fn source_id(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Read at most `limit + 1` bytes of a file: enough to tell that it is too large.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut buf = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if buf.len() as u64 > limit {
+        return Err(format!("too large (more than {:.1} MB)", mb(limit)));
+    }
+    Ok(buf)
+}
+
+/// Extract text and structure from a file's bytes. Errors are reasons to skip.
+pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
+    if bytes.is_empty() {
+        return Err("empty file".into());
+    }
+    let extracted = match format {
+        Format::Markdown | Format::Text | Format::Rst | Format::Html => {
+            let text = text_of(bytes)?;
+            match format {
+                Format::Markdown => markdown::extract(text),
+                Format::Text => plain::extract(text, plain::Flavor::Text),
+                Format::Rst => plain::extract(text, plain::Flavor::Rst),
+                _ => html::extract(text),
+            }
+        }
+        Format::Pdf => guarded("PDF", || pdf::extract(bytes))?,
+        Format::Docx => guarded("DOCX", || docx::extract(bytes, limits.max_text_bytes))?,
+    };
+    if extracted.text.len() > limits.max_text_bytes {
+        return Err(format!(
+            "too much text ({:.1} MB extracted; the limit is {:.1} MB)",
+            mb(extracted.text.len() as u64),
+            mb(limits.max_text_bytes as u64)
+        ));
+    }
+    if !extracted.has_words() {
+        return Err(match format {
+            Format::Pdf => "no text layer (scanned PDF?) or no text".into(),
+            _ => "no text".into(),
+        });
+    }
+    Ok(extracted)
+}
+
+/// Decode a text file: UTF-8 only (with or without BOM); binary is refused.
+fn text_of(bytes: &[u8]) -> Result<&str, String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().take(8192).any(|b| *b == 0) {
+        return Err("binary file (contains NUL bytes)".into());
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not valid UTF-8 (invalid byte at offset {}); convert it to UTF-8",
+            e.valid_up_to()
+        )
+    })
+}
+
+/// Run a third-party parser, turning its panics into a skip reason.
+fn guarded<F>(what: &str, f: F) -> Result<Extracted, String>
+where
+    F: FnOnce() -> Result<Extracted, String> + std::panic::UnwindSafe,
+{
+    match std::panic::catch_unwind(f) {
+        Ok(r) => r,
+        Err(_) => Err(format!("malformed {what}: the parser failed on this file")),
+    }
+}
+
+/// Collapse runs of whitespace to single spaces and trim.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits::default()
+    }
+
+    #[test]
+    fn refuses_binary_empty_and_invalid_utf8() {
+        assert_eq!(
+            extract(Format::Text, b"", &limits()).unwrap_err(),
+            "empty file"
+        );
+        assert!(
+            extract(Format::Text, b"abc\0def", &limits())
+                .unwrap_err()
+                .starts_with("binary")
+        );
+        let e = extract(Format::Markdown, b"caf\xe9 au lait", &limits()).unwrap_err();
+        assert!(e.contains("not valid UTF-8"), "{e}");
+        assert!(e.contains("offset 3"), "{e}");
+        assert_eq!(
+            extract(Format::Text, b"  \n\n  ", &limits()).unwrap_err(),
+            "no text"
+        );
+    }
+
+    #[test]
+    fn malformed_pdf_and_docx_are_reported_not_fatal() {
+        let e = extract(Format::Pdf, b"%PDF-1.4 garbage", &limits()).unwrap_err();
+        assert!(e.contains("PDF"), "{e}");
+        let e = extract(Format::Docx, b"PK\x03\x04 not really a zip", &limits()).unwrap_err();
+        assert!(e.contains("DOCX"), "{e}");
+    }
+
+    #[test]
+    fn too_much_text_is_skipped() {
+        let l = Limits {
+            max_file_bytes: 1 << 20,
+            max_text_bytes: 10,
+        };
+        let e = extract(Format::Text, b"a long enough paragraph of text", &l).unwrap_err();
+        assert!(e.starts_with("too much text"), "{e}");
+    }
+
+    #[test]
+    fn discover_reports_unsupported_and_oversized_and_skips_hidden() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# A\n\nText.").unwrap();
+        std::fs::write(dir.path().join("b.xyz"), "x").unwrap();
+        std::fs::write(dir.path().join("big.txt"), vec![b'a'; 2048]).unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(dir.path().join(".git/c.md"), "# hidden").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/d.rst"), "Title\n=====\n\nBody.").unwrap();
+        let l = Limits {
+            max_file_bytes: 1024,
+            max_text_bytes: 1 << 20,
+        };
+        let (files, skipped) = discover(dir.path(), &l);
+        let ids: Vec<_> = files.iter().map(|f| f.source_id.as_str()).collect();
+        assert_eq!(ids, ["a.md", "sub/d.rst"]);
+        assert_eq!(skipped.len(), 2);
+        assert_eq!(skipped[0].source_id, "b.xyz");
+        assert_eq!(skipped[0].reason, "unsupported file type");
+        assert_eq!(skipped[1].source_id, "big.txt");
+        assert!(skipped[1].reason.starts_with("too large"));
+    }
+
+    #[test]
+    fn unreadable_file_is_reported() {
+        // A path that opens but cannot be read (a directory) stands in for a
+        // permission error, which root (as in CI) would not see.
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_limited(dir.path(), 1024).unwrap_err();
+        assert!(e.starts_with("cannot read"), "{e}");
+    }
+}

@@ -1,0 +1,64 @@
+//! PDF: the text layer, page by page (pdf-extract). Paragraphs are separated
+//! by blank lines in the extracted text; a short single-line paragraph with no
+//! closing punctuation is taken as a heading. Every block keeps its page.
+
+use super::{BlockKind, Extracted};
+
+pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
+    let pages = pdf_extract::extract_text_from_mem_by_pages(bytes)
+        .map_err(|e| format!("malformed PDF: {e}"))?;
+    let mut out = Extracted::default();
+    for (i, page) in pages.iter().enumerate() {
+        let page_no = Some(i as u32 + 1);
+        let page = page.replace("\r\n", "\n");
+        for para in split_paragraphs(&page) {
+            let single_line = !para.contains('\n');
+            if single_line && looks_like_heading(para) {
+                let level = if out.title.is_none() && i == 0 { 1 } else { 2 };
+                let text = super::collapse_ws(para);
+                if level == 1 {
+                    out.title = Some(text.clone());
+                }
+                out.push(BlockKind::Heading { level, text }, para, page_no);
+            } else {
+                out.push(BlockKind::Para, para, page_no);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn split_paragraphs(page: &str) -> impl Iterator<Item = &str> {
+    page.split("\n\n").map(str::trim).filter(|p| !p.is_empty())
+}
+
+fn looks_like_heading(s: &str) -> bool {
+    let s = s.trim();
+    let n = s.chars().count();
+    (2..=80).contains(&n)
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        && !s.ends_with(['.', ',', ';', ':', '?', '!', '"', '\u{201d}'])
+        && s.split_whitespace().count() <= 12
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heading_heuristic() {
+        assert!(looks_like_heading("The Bell Rock Light"));
+        assert!(looks_like_heading("2. Construction"));
+        assert!(!looks_like_heading("It was finished in 1810."));
+        assert!(!looks_like_heading(
+            "and then the keepers went home to rest after a long and weary watch of the night"
+        ));
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(extract(b"%PDF-1.7\nnot a pdf").is_err());
+    }
+}

@@ -1,0 +1,236 @@
+//! Plain text and reStructuredText: paragraphs are runs of non-blank lines;
+//! headings are lines underlined (and optionally overlined) with a repeated
+//! punctuation character. In plain text a short ALL-CAPS line on its own is a
+//! heading too. The document text is the file text itself.
+
+use super::{Block, BlockKind, Extracted};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    Text,
+    Rst,
+}
+
+/// One line with its byte range (without the line terminator).
+struct Line<'a> {
+    s: &'a str,
+    start: usize,
+    end: usize,
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for raw in text.split_inclusive('\n') {
+        let s = raw.trim_end_matches(['\n', '\r']);
+        out.push(Line {
+            s,
+            start: pos,
+            end: pos + s.len(),
+        });
+        pos += raw.len();
+    }
+    out
+}
+
+fn adornment(s: &str) -> Option<char> {
+    let t = s.trim_end();
+    let c = t.chars().next()?;
+    if t.chars().count() >= 3 && "=-~^*+#\"'`:._".contains(c) && t.chars().all(|x| x == c) {
+        Some(c)
+    } else {
+        None
+    }
+}
+
+fn is_blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+pub fn extract(text: &str, flavor: Flavor) -> Extracted {
+    let ls = lines(text);
+    let mut out = Extracted {
+        text: text.to_string(),
+        ..Default::default()
+    };
+    // Adornment styles in order of first appearance: (char, overlined).
+    let mut styles: Vec<(char, bool)> = Vec::new();
+    let mut i = 0;
+    while i < ls.len() {
+        if is_blank(ls[i].s) {
+            i += 1;
+            continue;
+        }
+        // Overline + title + underline.
+        if let Some(c) = adornment(ls[i].s)
+            && i + 2 < ls.len()
+            && !is_blank(ls[i + 1].s)
+            && adornment(ls[i + 1].s).is_none()
+            && adornment(ls[i + 2].s) == Some(c)
+        {
+            heading(
+                &mut out,
+                &mut styles,
+                flavor,
+                (c, true),
+                &ls[i + 1],
+                ls[i].start,
+                ls[i + 2].end,
+            );
+            i += 3;
+            continue;
+        }
+        // Title + underline.
+        if i + 1 < ls.len()
+            && adornment(ls[i].s).is_none()
+            && let Some(c) = adornment(ls[i + 1].s)
+            && ls[i + 1].s.trim_end().chars().count() * 2 >= ls[i].s.trim().chars().count()
+            && (i == 0 || is_blank(ls[i - 1].s))
+        {
+            heading(
+                &mut out,
+                &mut styles,
+                flavor,
+                (c, false),
+                &ls[i],
+                ls[i].start,
+                ls[i + 1].end,
+            );
+            i += 2;
+            continue;
+        }
+        // A paragraph: up to the next blank line or underlined heading.
+        let start = i;
+        let mut j = i;
+        while j < ls.len() && !is_blank(ls[j].s) {
+            if j > start
+                && j + 1 < ls.len()
+                && adornment(ls[j + 1].s).is_some()
+                && adornment(ls[j].s).is_none()
+            {
+                break;
+            }
+            j += 1;
+        }
+        let first = ls[start].s.trim();
+        let single = j == start + 1;
+        if flavor == Flavor::Rst && first.starts_with("..") {
+            // Comment or directive: not prose.
+        } else if flavor == Flavor::Text && single && is_caps_heading(first) {
+            let l = &ls[start];
+            heading(
+                &mut out,
+                &mut styles,
+                flavor,
+                ('\u{0}', false),
+                l,
+                l.start,
+                l.end,
+            );
+        } else if j > start {
+            out.blocks.push(Block {
+                kind: BlockKind::Para,
+                start: ls[start].start,
+                end: ls[j - 1].end,
+                page: None,
+            });
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+fn is_caps_heading(s: &str) -> bool {
+    s.chars().count() <= 80
+        && s.chars().filter(|c| c.is_alphabetic()).count() >= 3
+        && !s.chars().any(char::is_lowercase)
+        && !s.ends_with(['.', ',', ';'])
+}
+
+fn heading(
+    out: &mut Extracted,
+    styles: &mut Vec<(char, bool)>,
+    flavor: Flavor,
+    style: (char, bool),
+    title: &Line<'_>,
+    start: usize,
+    end: usize,
+) {
+    let level = match flavor {
+        Flavor::Text => match style.0 {
+            '\u{0}' | '=' => 1,
+            '-' => 2,
+            '~' => 3,
+            _ => 4,
+        },
+        Flavor::Rst => {
+            let pos = styles.iter().position(|s| *s == style).unwrap_or_else(|| {
+                styles.push(style);
+                styles.len() - 1
+            });
+            (pos + 1).min(6) as u8
+        }
+    };
+    let text = super::collapse_ws(title.s);
+    if out.title.is_none() && level == 1 {
+        out.title = Some(text.clone());
+    }
+    out.blocks.push(Block {
+        kind: BlockKind::Heading { level, text },
+        start,
+        end,
+        page: None,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(ex: &Extracted) -> Vec<String> {
+        ex.blocks
+            .iter()
+            .map(|b| match &b.kind {
+                BlockKind::Heading { level, text } => format!("h{level}:{text}"),
+                BlockKind::Para => format!("p:{}", &ex.text[b.start..b.end]),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rst_levels_follow_first_appearance() {
+        let src = "=========\nLighthouses\n=========\n\nIntro line one\nline two.\n\nFuels\n-----\n\nWhale oil.\n\n.. note:: skip me\n\nColza\n~~~~~\n\nRapeseed.\n\nLenses\n------\n\nFresnel.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert_eq!(ex.title.as_deref(), Some("Lighthouses"));
+        assert_eq!(
+            shape(&ex),
+            [
+                "h1:Lighthouses",
+                "p:Intro line one\nline two.",
+                "h2:Fuels",
+                "p:Whale oil.",
+                "h3:Colza",
+                "p:Rapeseed.",
+                "h2:Lenses",
+                "p:Fresnel.",
+            ]
+        );
+    }
+
+    #[test]
+    fn text_underlines_and_caps_headings() {
+        let src = "KEEPERS OF THE LIGHT\n\nDaily Life\n==========\n\nThey trimmed wicks.\r\nAll night.\n\nNIGHT WATCH\n\nStayed awake.\n";
+        let ex = extract(src, Flavor::Text);
+        assert_eq!(
+            shape(&ex),
+            [
+                "h1:KEEPERS OF THE LIGHT",
+                "h1:Daily Life",
+                "p:They trimmed wicks.\r\nAll night.",
+                "h1:NIGHT WATCH",
+                "p:Stayed awake.",
+            ]
+        );
+        assert_eq!(ex.title.as_deref(), Some("KEEPERS OF THE LIGHT"));
+    }
+}

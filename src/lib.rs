@@ -1,0 +1,20 @@
+//! research-board: a terminal research board for authors.
+//!
+//! The domain modules (one per pipeline stage) never touch terminals or
+//! arguments; `cli` and `tui` are the only views.
+
+pub mod budget;
+pub mod chunk;
+pub mod config;
+pub mod embed;
+pub mod eval;
+pub mod extract;
+pub mod gate;
+pub mod index;
+pub mod ingest;
+pub mod pipeline;
+pub mod retrieve;
+pub mod text;
+pub mod validate;
+
+pub mod cli;

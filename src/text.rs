@@ -1,0 +1,184 @@
+//! Small text utilities shared by the stages: sentence boundaries, token
+//! counts, char/byte offset conversion and terminal-safe display.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Words after which a period does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "st", "capt", "col", "gen", "lt", "rev", "sr", "jr", "prof", "no",
+    "vol", "pp", "p", "fig", "cf", "e.g", "i.e", "etc", "vs", "c", "ca", "approx", "mt", "ft",
+];
+
+/// Byte ranges of the sentences of `s`, trailing whitespace excluded.
+/// UAX #29 sentence boundaries, except after common abbreviations and
+/// single-letter initials ("J. Smeaton"), where the sentence continues.
+pub fn sentences(s: &str) -> Vec<Range<usize>> {
+    // A single line break is a wrapped line (PDF text, hard-wrapped prose),
+    // not the end of a sentence; only a blank line is. Replacing it with a
+    // space keeps every byte offset.
+    let unwrapped = unwrap_lines(s);
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut glue = false;
+    for (start, piece) in unwrapped.split_sentence_bound_indices() {
+        let piece = &s[start..start + piece.len()];
+        let trimmed = piece.trim_end();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = piece.len() - piece.trim_start().len();
+        let range = start + lead..start + trimmed.len();
+        if range.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if glue => last.end = range.end,
+            _ => out.push(range),
+        }
+        glue = ends_with_abbreviation(trimmed);
+    }
+    out
+}
+
+fn unwrap_lines(s: &str) -> String {
+    // In every run of ASCII whitespace holding fewer than two line feeds,
+    // turn the line breaks into spaces.
+    let b = s.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if b[start..i].iter().filter(|&&c| c == b'\n').count() < 2 {
+            for c in &mut out[start..i] {
+                if *c == b'\n' || *c == b'\r' {
+                    *c = b' ';
+                }
+            }
+        }
+    }
+    String::from_utf8(out).expect("only ASCII bytes were replaced")
+}
+
+fn ends_with_abbreviation(s: &str) -> bool {
+    let Some(body) = s.strip_suffix('.') else {
+        return false;
+    };
+    let last = body
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    if last.chars().count() == 1 && last.chars().all(char::is_uppercase) {
+        return true;
+    }
+    ABBREVIATIONS.contains(&last.to_lowercase().as_str())
+}
+
+/// cl100k_base token count.
+pub fn count_tokens(s: &str) -> usize {
+    static BPE: OnceLock<&'static tiktoken_rs::CoreBPE> = OnceLock::new();
+    BPE.get_or_init(tiktoken_rs::cl100k_base_singleton)
+        .encode_ordinary(s)
+        .len()
+}
+
+/// Char offset of byte offset `b` in `s`.
+pub fn char_offset(s: &str, b: usize) -> usize {
+    s[..b].chars().count()
+}
+
+/// Byte offset of char offset `c` in `s` (clamped to the end).
+pub fn byte_offset(s: &str, c: usize) -> usize {
+    s.char_indices().nth(c).map(|(b, _)| b).unwrap_or(s.len())
+}
+
+/// Slice `s` by char offsets.
+pub fn slice_chars(s: &str, start: usize, end: usize) -> &str {
+    let b0 = byte_offset(s, start);
+    let b1 = b0 + byte_offset(&s[b0..], end.saturating_sub(start));
+    &s[b0..b1]
+}
+
+/// Replace control characters (including ESC, so no terminal escape sequence
+/// survives) with visible placeholders; keeps `\n` and `\t` when `keep_lines`.
+pub fn sanitize_for_terminal(s: &str, keep_lines: bool) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' | '\t' if keep_lines => c,
+            '\n' | '\t' | '\r' => ' ',
+            c if c.is_control() => '\u{FFFD}',
+            // Bidi overrides can reorder what the author sees.
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => '\u{FFFD}',
+            c => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sents(s: &str) -> Vec<&str> {
+        sentences(s).into_iter().map(|r| &s[r]).collect()
+    }
+
+    #[test]
+    fn splits_sentences_but_not_abbreviations_or_initials() {
+        let s = "Mr. Smeaton used lime. J. Smeaton tested it, e.g. in water! Was it new? Yes.";
+        assert_eq!(
+            sents(s),
+            [
+                "Mr. Smeaton used lime.",
+                "J. Smeaton tested it, e.g. in water!",
+                "Was it new?",
+                "Yes."
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_do_not_end_sentences_but_blank_lines_do() {
+        let s = "It was a lighthouse\narchitect, and a builder. Next one.\n\nNew para";
+        assert_eq!(
+            sents(s),
+            [
+                "It was a lighthouse\narchitect, and a builder.",
+                "Next one.",
+                "New para"
+            ]
+        );
+        let w = "One line\r\nwrapped here. Two.\r\n\r\nThree";
+        assert_eq!(sents(w), ["One line\r\nwrapped here.", "Two.", "Three"]);
+    }
+
+    #[test]
+    fn char_offsets_roundtrip_on_unicode() {
+        let s = "Fresnel’s lens — “échelon” ✓";
+        for (ci, (bi, _)) in s.char_indices().enumerate() {
+            assert_eq!(char_offset(s, bi), ci);
+            assert_eq!(byte_offset(s, ci), bi);
+        }
+        assert_eq!(slice_chars(s, 10, 14), "lens");
+    }
+
+    #[test]
+    fn terminal_escapes_are_neutralised() {
+        let s = "ok\x1b]52;c;SGVsbG8=\x07 \x1b[2J done\nnext";
+        let t = sanitize_for_terminal(s, true);
+        assert!(!t.contains('\x1b') && !t.contains('\x07'));
+        assert!(t.ends_with("done\nnext"));
+        assert!(!sanitize_for_terminal(s, false).contains('\n'));
+    }
+
+    #[test]
+    fn counts_tokens() {
+        assert_eq!(count_tokens("hello world"), 2);
+    }
+}

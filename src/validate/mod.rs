@@ -1,0 +1,1 @@
+//! Snippet validation (in progress).
