@@ -69,6 +69,8 @@ pub struct KindStats {
 pub struct SweepRow {
     pub min_top_score: f32,
     pub vector_weight: f32,
+    pub unknown_penalty: f32,
+    pub refuse_unknown_names: bool,
     pub refusal_accuracy: f64,
     pub false_refusal_rate: f64,
 }
@@ -111,6 +113,7 @@ pub fn run(
     let mut open = cfg.clone();
     open.gate.min_top_score = f32::NEG_INFINITY;
     open.gate.clear_winner_ratio = 0.0;
+    open.gate.refuse_unknown_names = false;
     let k = cfg.retrieve.top_k;
     let mut runs: Vec<(&Question, QueryOutcome, Vec<Candidate>)> = Vec::new();
     let mut total_ms = 0.0;
@@ -121,7 +124,15 @@ pub fn run(
         runs.push((q, outcome, kept));
     }
     let decide = |g: &GateConfig, o: &QueryOutcome, kept: &[Candidate]| -> (bool, String) {
-        let d = gate::retrieval_gate(kept, usize::from(!o.normalized_query.is_empty()), g);
+        let d = gate::retrieval_gate(
+            &gate::GateInput {
+                kept,
+                query_terms: usize::from(!o.normalized_query.is_empty()),
+                unknown_names: &o.unknown_names,
+                unknown_share: o.unknown_share,
+            },
+            g,
+        );
         if d.refused() {
             (true, format!("{:?}", d.reason))
         } else if o.answer.refused {
@@ -221,20 +232,28 @@ pub fn run(
     }
     let sweep = sweep.then(|| {
         let mut rows = Vec::new();
-        for vw in [0.0f32, 0.25, 0.5, 0.75] {
-            for step in 0..=20 {
-                let g = GateConfig {
-                    min_top_score: step as f32 * 0.05,
-                    vector_weight: vw,
-                    ..cfg.gate
-                };
-                let (ra, fr) = rates(&g);
-                rows.push(SweepRow {
-                    min_top_score: g.min_top_score,
-                    vector_weight: vw,
-                    refusal_accuracy: ra,
-                    false_refusal_rate: fr,
-                });
+        for names in [false, true] {
+            for up in [0.0f32, 0.25, 0.5, 1.0] {
+                for vw in [0.0f32, 0.25, 0.5, 0.75] {
+                    for step in 0..=20 {
+                        let g = GateConfig {
+                            min_top_score: step as f32 * 0.05,
+                            vector_weight: vw,
+                            unknown_penalty: up,
+                            refuse_unknown_names: names,
+                            ..cfg.gate
+                        };
+                        let (ra, fr) = rates(&g);
+                        rows.push(SweepRow {
+                            min_top_score: g.min_top_score,
+                            vector_weight: vw,
+                            unknown_penalty: up,
+                            refuse_unknown_names: names,
+                            refusal_accuracy: ra,
+                            false_refusal_rate: fr,
+                        });
+                    }
+                }
             }
         }
         rows

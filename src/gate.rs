@@ -19,6 +19,12 @@ pub struct GateConfig {
     pub clear_winner_ratio: f32,
     /// Weight of vector similarity in a chunk's evidence (0 = lexical only).
     pub vector_weight: f32,
+    /// Subtracted from the top score per unit of the query's unknown share
+    /// (IDF mass of query terms that occur nowhere in the sources).
+    pub unknown_penalty: f32,
+    /// Refuse when the question names something (a capitalised word) that
+    /// occurs nowhere in the sources.
+    pub refuse_unknown_names: bool,
     /// Reranked tier: a chunk "addresses" the question at this score (0–3).
     pub rerank_threshold: u8,
     /// Reranked tier: how many chunks must reach the threshold.
@@ -28,9 +34,12 @@ pub struct GateConfig {
 impl Default for GateConfig {
     fn default() -> Self {
         GateConfig {
-            min_top_score: 0.5,
+            // Calibrated on eval/questions.json (see README).
+            min_top_score: 0.2,
             clear_winner_ratio: 1.0,
-            vector_weight: 0.0,
+            vector_weight: 0.5,
+            unknown_penalty: 0.25,
+            refuse_unknown_names: true,
             rerank_threshold: 2,
             rerank_min_chunks: 1,
         }
@@ -59,6 +68,7 @@ pub enum Reason {
     Passed,
     EmptyQuery,
     NoChunksRetrieved,
+    UnknownNames,
     TopScoreTooLow,
     NoClearWinner,
     NoChunkAboveThreshold,
@@ -74,6 +84,7 @@ impl Reason {
             Reason::Passed => "the evidence is strong enough to answer",
             Reason::EmptyQuery => "the question has no searchable words",
             Reason::NoChunksRetrieved => "nothing in the sources matched the question",
+            Reason::UnknownNames => "the question names something the sources never mention",
             Reason::TopScoreTooLow => "the best passage matches too little of the question",
             Reason::NoClearWinner => "no passage stands out from the others",
             Reason::NoChunkAboveThreshold => {
@@ -128,14 +139,26 @@ fn r4(x: f32) -> f64 {
     (x as f64 * 10_000.0).round() / 10_000.0
 }
 
+/// What the retrieval tier decides on.
+pub struct GateInput<'a> {
+    pub kept: &'a [Candidate],
+    pub query_terms: usize,
+    pub unknown_names: &'a [String],
+    pub unknown_share: f32,
+}
+
 /// Retrieval tier: decide on the kept candidates' evidence.
-pub fn retrieval_gate(kept: &[Candidate], query_terms: usize, cfg: &GateConfig) -> GateDecision {
+pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
+    let kept = input.kept;
     let mut numbers = BTreeMap::new();
     numbers.insert("min_top_score".into(), r4(cfg.min_top_score));
     numbers.insert("clear_winner_ratio".into(), r4(cfg.clear_winner_ratio));
     numbers.insert("vector_weight".into(), r4(cfg.vector_weight));
+    numbers.insert("unknown_penalty".into(), r4(cfg.unknown_penalty));
+    numbers.insert("unknown_share".into(), r4(input.unknown_share));
+    numbers.insert("unknown_names".into(), input.unknown_names.len() as f64);
     numbers.insert("candidates".into(), kept.len() as f64);
-    if query_terms == 0 {
+    if input.query_terms == 0 {
         return GateDecision::new(
             Decision::Refuse,
             Tier::Retrieval,
@@ -151,12 +174,23 @@ pub fn retrieval_gate(kept: &[Candidate], query_terms: usize, cfg: &GateConfig) 
             numbers,
         );
     }
+    if cfg.refuse_unknown_names && !input.unknown_names.is_empty() {
+        let mut d = GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::UnknownNames,
+            numbers,
+        );
+        d.message = format!("{}: {}", d.message, input.unknown_names.join(", "));
+        return d;
+    }
     let mut ev: Vec<f32> = kept.iter().map(|c| evidence(c, cfg)).collect();
     ev.sort_by(|a, b| b.total_cmp(a));
-    let top = ev[0];
+    let top = ev[0] - cfg.unknown_penalty * input.unknown_share;
+    numbers.insert("top_evidence".into(), r4(ev[0]));
     numbers.insert("top_score".into(), r4(top));
     if let Some(second) = ev.get(1) {
-        numbers.insert("second_score".into(), r4(*second));
+        numbers.insert("second_evidence".into(), r4(*second));
     }
     if top < cfg.min_top_score {
         return GateDecision::new(
@@ -168,7 +202,7 @@ pub fn retrieval_gate(kept: &[Candidate], query_terms: usize, cfg: &GateConfig) 
     }
     if let Some(&second) = ev.get(1) {
         let ratio = if second > 0.0 {
-            top / second
+            ev[0] / second
         } else {
             f32::INFINITY
         };
@@ -254,25 +288,60 @@ mod tests {
         let cfg = GateConfig {
             min_top_score: 0.5,
             clear_winner_ratio: 1.2,
+            vector_weight: 0.0,
+            unknown_penalty: 0.0,
             ..Default::default()
         };
-        let d = retrieval_gate(&[], 2, &cfg);
+        let gate = |kept: &[Candidate], terms: usize, cfg: &GateConfig| {
+            let input = GateInput {
+                kept,
+                query_terms: terms,
+                unknown_names: &[],
+                unknown_share: 0.0,
+            };
+            retrieval_gate(&input, cfg)
+        };
+        let d = gate(&[], 2, &cfg);
         assert_eq!(
             (d.decision, d.reason),
             (Decision::Refuse, Reason::NoChunksRetrieved)
         );
-        assert_eq!(
-            retrieval_gate(&[cand(1.0)], 0, &cfg).reason,
-            Reason::EmptyQuery
-        );
-        let d = retrieval_gate(&[cand(0.3), cand(0.1)], 2, &cfg);
+        assert_eq!(gate(&[cand(1.0)], 0, &cfg).reason, Reason::EmptyQuery);
+        let d = gate(&[cand(0.3), cand(0.1)], 2, &cfg);
         assert_eq!(d.reason, Reason::TopScoreTooLow);
         assert_eq!(d.numbers["top_score"], 0.3);
         assert_eq!(d.numbers["min_top_score"], 0.5);
-        let d = retrieval_gate(&[cand(0.8), cand(0.75)], 2, &cfg);
+        let d = gate(&[cand(0.8), cand(0.75)], 2, &cfg);
         assert_eq!(d.reason, Reason::NoClearWinner);
-        let d = retrieval_gate(&[cand(0.9), cand(0.5)], 2, &cfg);
+        let d = gate(&[cand(0.9), cand(0.5)], 2, &cfg);
         assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Retrieval));
+
+        // A name the sources never mention refuses, and says which.
+        let names = vec!["Japan".to_string()];
+        let input = GateInput {
+            kept: &[cand(0.9)],
+            query_terms: 2,
+            unknown_names: &names,
+            unknown_share: 0.4,
+        };
+        let d = retrieval_gate(&input, &cfg);
+        assert_eq!(d.reason, Reason::UnknownNames);
+        assert!(d.message.ends_with("Japan"), "{}", d.message);
+        // The unknown share lowers the top score by the penalty.
+        let cfg2 = GateConfig {
+            unknown_penalty: 1.0,
+            refuse_unknown_names: false,
+            ..cfg
+        };
+        let input = GateInput {
+            kept: &[cand(0.9)],
+            query_terms: 2,
+            unknown_names: &names,
+            unknown_share: 0.5,
+        };
+        let d = retrieval_gate(&input, &cfg2);
+        assert_eq!(d.reason, Reason::TopScoreTooLow);
+        assert_eq!(d.numbers["top_score"], 0.4);
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub struct Timings {
 pub struct QueryOutcome {
     pub query: String,
     pub normalized_query: String,
+    /// Names in the question that occur nowhere in the sources.
+    pub unknown_names: Vec<String>,
+    /// IDF-weighted share of query terms that occur nowhere in the sources.
+    pub unknown_share: f32,
     pub engine: String,
     pub embedder: Option<String>,
     pub candidates: Vec<CandidateOut>,
@@ -98,12 +102,22 @@ pub fn ask(
     let kept_owned: Vec<Candidate> = kept.iter().map(|c| (*c).clone()).collect();
 
     let t = Instant::now();
-    let mut decision = gate::retrieval_gate(&kept_owned, retrieval.terms.len(), &cfg.gate);
+    let mut decision = gate::retrieval_gate(
+        &gate::GateInput {
+            kept: &kept_owned,
+            query_terms: retrieval.terms.len(),
+            unknown_names: &retrieval.unknown_names,
+            unknown_share: retrieval.unknown_share,
+        },
+        &cfg.gate,
+    );
     timings.gate = ms(t);
 
     let mut outcome = QueryOutcome {
         query: query.to_string(),
         normalized_query: retrieval.normalized_query.clone(),
+        unknown_names: retrieval.unknown_names.clone(),
+        unknown_share: retrieval.unknown_share,
         engine: "extractive".into(),
         embedder: embedder.map(|e| e.id().to_string()),
         candidates: retrieval

@@ -58,6 +58,12 @@ pub struct Retrieval {
     /// Analysed (lower-cased, stemmed) query terms with their IDF.
     pub terms: Vec<(String, f32)>,
     pub candidates: Vec<Candidate>,
+    /// Capitalised words of the question (names) that occur nowhere in the
+    /// sources.
+    pub unknown_names: Vec<String>,
+    /// IDF-weighted share of the query's terms that occur nowhere in the
+    /// sources, in [0, 1].
+    pub unknown_share: f32,
     #[serde(skip)]
     pub query_vector: Option<Vec<f32>>,
 }
@@ -233,6 +239,15 @@ pub fn retrieve(
         })
         .collect();
 
+    let unknown_names = unknown_names(index, query);
+    let total: f32 = terms.iter().map(|(_, w)| w).sum();
+    let unknown: f32 = terms
+        .iter()
+        .filter(|(t, _)| index.doc_freq(t) == 0)
+        .map(|(_, w)| w)
+        .sum();
+    let unknown_share = if total > 0.0 { unknown / total } else { 0.0 };
+
     let mut by_id: HashMap<String, Candidate> = HashMap::new();
     let bm25 = index.bm25(&normalized, cfg.bm25_k)?;
     for (i, hit) in bm25.into_iter().enumerate() {
@@ -311,8 +326,33 @@ pub fn retrieve(
         normalized_query: normalized,
         terms,
         candidates,
+        unknown_names,
+        unknown_share,
         query_vector,
     })
+}
+
+/// Capitalised words of `query` that are not filler and whose analysed
+/// terms all have document frequency zero.
+fn unknown_names(index: &Index, query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in query.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-')) {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let Some(first) = w.chars().next() else {
+            continue;
+        };
+        if !first.is_uppercase() || FILLER.contains(&w.to_lowercase().as_str()) {
+            continue;
+        }
+        let terms = index.analyze(w);
+        if !terms.is_empty()
+            && terms.iter().all(|t| index.doc_freq(t) == 0)
+            && !out.iter().any(|o| o == w)
+        {
+            out.push(w.to_string());
+        }
+    }
+    out
 }
 
 fn blank(chunk: Chunk) -> Candidate {

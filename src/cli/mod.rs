@@ -385,13 +385,34 @@ fn print_eval(r: &crate::eval::EvalReport) {
     if let Some(rows) = &r.sweep {
         let _ = writeln!(
             out,
-            "\nsweep: vector_weight min_top_score refusal_accuracy false_refusal_rate"
+            "\nsweep (best refusal accuracy at each false-refusal rate):"
         );
+        let _ = writeln!(
+            out,
+            "  names unknown_penalty vector_weight min_top_score refusal_accuracy false_refusal_rate"
+        );
+        let mut best: Vec<&crate::eval::SweepRow> = Vec::new();
         for row in rows {
+            match best
+                .iter_mut()
+                .find(|b| b.false_refusal_rate == row.false_refusal_rate)
+            {
+                Some(b) if b.refusal_accuracy >= row.refusal_accuracy => {}
+                Some(b) => *b = row,
+                None => best.push(row),
+            }
+        }
+        best.sort_by(|a, b| a.false_refusal_rate.total_cmp(&b.false_refusal_rate));
+        for row in best {
             let _ = writeln!(
                 out,
-                "  {:.2} {:.2} {:.3} {:.3}",
-                row.vector_weight, row.min_top_score, row.refusal_accuracy, row.false_refusal_rate
+                "  {:<5} {:.2} {:.2} {:.2} {:.3} {:.3}",
+                row.refuse_unknown_names,
+                row.unknown_penalty,
+                row.vector_weight,
+                row.min_top_score,
+                row.refusal_accuracy,
+                row.false_refusal_rate
             );
         }
     }

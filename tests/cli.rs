@@ -1,0 +1,434 @@
+//! End-to-end tests of the command line on real folders.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
+    // Never read a developer's own config file.
+    c.env(
+        "XDG_CONFIG_HOME",
+        std::env::temp_dir().join("rb-test-no-config"),
+    );
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("run research-board")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-sources")
+}
+
+fn chars(s: &str, a: usize, b: usize) -> String {
+    s.chars().skip(a).take(b - a).collect()
+}
+
+#[test]
+fn ask_json_returns_located_verbatim_snippets() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "ask",
+        samples().to_str().unwrap(),
+        "Who was the architect of the Pharos of Alexandria?",
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let o = json(&out);
+    assert_eq!(o["answer"]["refused"], false, "{o:#}");
+    assert_eq!(o["gate"]["decision"], "pass");
+    assert_eq!(o["gate"]["tier"], "retrieval");
+    assert_eq!(o["normalized_query"], "architect pharos alexandria");
+    let cands = o["candidates"].as_array().unwrap();
+    assert!(!cands.is_empty() && cands.len() <= 12);
+    let snippets = o["snippets"].as_array().unwrap();
+    assert!(!snippets.is_empty() && snippets.len() <= 8);
+    for s in snippets {
+        let span = &s["span"];
+        let chunk = cands
+            .iter()
+            .find(|c| c["id"] == span["chunk_id"])
+            .expect("span names a candidate");
+        let text = chunk["text"].as_str().unwrap();
+        let got = chars(
+            text,
+            span["start"].as_u64().unwrap() as usize,
+            span["end"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(got, s["content"].as_str().unwrap());
+        assert_eq!(chunk["source_id"], s["source_id"]);
+    }
+    assert!(
+        snippets.iter().any(|s| s["content"]
+            .as_str()
+            .unwrap()
+            .contains("The architect was Sostratus of Cnidus")),
+        "{snippets:#?}"
+    );
+    for k in ["retrieve", "gate", "budget", "extract", "total"] {
+        assert!(o["timings_ms"][k].is_number());
+    }
+}
+
+#[test]
+fn refusals_are_exit_zero_with_reason_and_fixed_text() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "ask",
+        samples().to_str().unwrap(),
+        "How many moons does Jupiter have?",
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let o = json(&out);
+    assert_eq!(o["answer"]["refused"], true);
+    assert_eq!(
+        o["answer"]["text"],
+        "This is not addressed in the provided sources."
+    );
+    assert_eq!(o["gate"]["decision"], "refuse");
+    assert_eq!(o["gate"]["reason"], "unknown_names");
+    assert!(o["snippets"].as_array().unwrap().is_empty());
+
+    let out = run(&[
+        "ask",
+        samples().to_str().unwrap(),
+        "What are the symptoms of vitamin deficiency?",
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let o = json(&out);
+    assert_eq!(o["gate"]["reason"], "top_score_too_low", "{:#}", o["gate"]);
+    assert!(
+        o["gate"]["numbers"]["top_score"].as_f64().unwrap()
+            < o["gate"]["numbers"]["min_top_score"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_runtime_errors_exit_1() {
+    let out = run(&["ask"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["ask", "x", "q", "--frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["ask", samples().to_str().unwrap(), "q", "--top-k", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--top-k"));
+    let out = run(&["ask", "/no/such/folder", "anything"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+
+    // A corrupt index is reported, not a crash.
+    let idx = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(idx.path().join("tantivy")).unwrap();
+    std::fs::write(idx.path().join("tantivy/meta.json"), "{ not json").unwrap();
+    let out = run(&[
+        "ask",
+        samples().to_str().unwrap(),
+        "lamp",
+        "--no-update",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unreadable") && err.contains("re-index"),
+        "{err}"
+    );
+    // A missing index says what to do.
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "ask",
+        samples().to_str().unwrap(),
+        "lamp",
+        "--no-update",
+        "--index-dir",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("research-board index"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in walk(from) {
+        let rel = e.strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&e, &dest).unwrap();
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walk(dir)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+fn index_json(src: &Path, idx: &Path, extra_env: &[(&str, &str)]) -> Output {
+    let mut c = bin();
+    c.args([
+        "index",
+        src.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.to_str().unwrap(),
+    ]);
+    for (k, v) in extra_env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn bad_files_are_reported_and_skipped_and_sources_are_never_written() {
+    let src = tempfile::tempdir().unwrap();
+    let s = src.path();
+    std::fs::write(
+        s.join("good.md"),
+        "# Good\n\nThe keeper trimmed the lamp wick at dusk.\n",
+    )
+    .unwrap();
+    std::fs::write(s.join("binary.txt"), b"\x00\x01\x02 binary \x00").unwrap();
+    std::fs::write(s.join("empty.md"), b"").unwrap();
+    std::fs::write(s.join("latin1.txt"), b"caf\xe9 cr\xe8me").unwrap();
+    std::fs::write(s.join("broken.pdf"), b"%PDF-1.4\n1 0 obj garbage").unwrap();
+    std::fs::write(s.join("broken.docx"), b"PK\x03\x04 nope").unwrap();
+    std::fs::write(s.join("image.png"), b"\x89PNG\r\n").unwrap();
+    std::fs::write(s.join("huge.txt"), vec![b'a'; 2 * 1024 * 1024 + 10]).unwrap();
+    let cfg = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(cfg.path(), "[limits]\nmax_file_mb = 2\n").unwrap();
+    let before = snapshot(s);
+    let idx = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["index", s.to_str().unwrap(), "--json", "--index-dir"])
+        .arg(idx.path())
+        .arg("--config")
+        .arg(cfg.path())
+        .output()
+        .unwrap();
+    let r = json(&out);
+    assert_eq!(r["files_indexed"], 1);
+    let skipped: Vec<(String, String)> = r["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["source_id"].as_str().unwrap().to_string(),
+                x["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let reason = |id: &str| {
+        skipped
+            .iter()
+            .find(|(s, _)| s == id)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        reason("binary.txt").starts_with("binary file"),
+        "{skipped:?}"
+    );
+    assert_eq!(reason("empty.md"), "empty file");
+    assert!(reason("latin1.txt").contains("not valid UTF-8"));
+    assert!(reason("broken.pdf").contains("PDF"));
+    assert!(reason("broken.docx").contains("DOCX"));
+    assert_eq!(reason("image.png"), "unsupported file type");
+    assert!(reason("huge.txt").starts_with("too large"));
+    assert_eq!(skipped.len(), 7);
+    assert_eq!(snapshot(s), before, "the sources folder was modified");
+}
+
+#[test]
+fn reindex_is_incremental_and_a_crash_before_commit_keeps_the_previous_index() {
+    let src = tempfile::tempdir().unwrap();
+    copy_dir(&samples(), src.path());
+    let idx = tempfile::tempdir().unwrap();
+    let first = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(first["files_indexed"], 15);
+    let again = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(again["up_to_date"], true);
+    assert_eq!(again["files_unchanged"], 15);
+
+    // Change one file and crash right before the commit.
+    let f = src.path().join("keepers/grace-darling.md");
+    let mut text = std::fs::read_to_string(&f).unwrap();
+    text.push_str("\n\n## Postscript\n\nA zebrafinch named Quillon watched the coble return.\n");
+    std::fs::write(&f, text).unwrap();
+    let crashed = index_json(
+        src.path(),
+        idx.path(),
+        &[("RESEARCH_BOARD_CRASH_AT", "before_commit")],
+    );
+    assert!(!crashed.status.success(), "the crash hook did not fire");
+
+    // The previous index is still there and usable.
+    let ask = |q: &str| {
+        json(&run(&[
+            "ask",
+            src.path().to_str().unwrap(),
+            q,
+            "--json",
+            "--no-update",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]))
+    };
+    let o = ask("Who launched the coble with her father?");
+    assert_eq!(o["answer"]["refused"], false, "{:#}", o["gate"]);
+    assert!(
+        !o["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["text"].as_str().unwrap().contains("Quillon"))
+    );
+
+    // The next update picks the change up, re-reading only that file.
+    let r = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(r["files_indexed"], 1);
+    assert_eq!(r["files_unchanged"], 14);
+    let o = ask("zebrafinch Quillon");
+    assert!(
+        o["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["text"].as_str().unwrap().contains("Quillon"))
+    );
+
+    // Removing a file removes its chunks.
+    std::fs::remove_file(&f).unwrap();
+    let r = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(r["files_removed"], 1);
+    let o = ask("zebrafinch Quillon");
+    assert!(
+        !o["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["source_id"] == "keepers/grace-darling.md")
+    );
+}
+
+#[test]
+fn killing_the_indexer_at_any_moment_leaves_a_usable_index() {
+    // A corpus big enough that indexing takes a while in a debug build.
+    let src = tempfile::tempdir().unwrap();
+    copy_dir(&samples(), src.path());
+    let idx = tempfile::tempdir().unwrap();
+    json(&index_json(src.path(), idx.path(), &[]));
+    let words = [
+        "lamp", "keeper", "tower", "reef", "storm", "lens", "granite", "beacon", "fog", "oil",
+    ];
+    for f in 0..40 {
+        let mut t = format!("# Generated {f}\n\n");
+        for p in 0..60 {
+            for s in 0..6 {
+                t.push_str(&format!(
+                    "The {} of file {f} paragraph {p} sentence {s} stood by the {}. ",
+                    words[(f + p + s) % 10],
+                    words[(p * 7 + s) % 10]
+                ));
+            }
+            t.push_str("\n\n");
+        }
+        std::fs::write(src.path().join(format!("gen-{f}.md")), t).unwrap();
+    }
+    for delay_ms in [30u64, 120, 300, 700] {
+        let mut child = bin()
+            .args([
+                "index",
+                src.path().to_str().unwrap(),
+                "--json",
+                "--index-dir",
+                idx.path().to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let o = json(&run(&[
+            "ask",
+            src.path().to_str().unwrap(),
+            "Who launched the coble with her father?",
+            "--json",
+            "--no-update",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]));
+        assert!(
+            !o["candidates"].as_array().unwrap().is_empty(),
+            "index unusable after a kill at {delay_ms} ms"
+        );
+    }
+    // And a full run afterwards completes.
+    let r = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(r["chunks_total"].as_u64().unwrap() > 200, true);
+}
+
+#[test]
+fn eval_meets_the_calibrated_targets() {
+    let idx = tempfile::tempdir().unwrap();
+    let q = Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/questions.json");
+    let out = run(&[
+        "eval",
+        samples().to_str().unwrap(),
+        "--questions",
+        q.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let r = json(&out);
+    let f = |k: &str| r[k].as_f64().unwrap();
+    // The figures the README reports; a drop below them is a regression.
+    assert!(f("recall_at_k") >= 0.85, "recall {}", f("recall_at_k"));
+    assert!(
+        f("refusal_accuracy") >= 0.9,
+        "refusal accuracy {}",
+        f("refusal_accuracy")
+    );
+    assert!(
+        f("false_refusal_rate") <= 0.09,
+        "false refusals {}",
+        f("false_refusal_rate")
+    );
+    assert_eq!(f("verbatim_rate"), 1.0);
+    assert_eq!(r["questions"], 70);
+}
