@@ -20,6 +20,7 @@ pub struct Config {
     pub gate: GateConfig,
     pub budget: BudgetConfig,
     pub extract: ExtractConfig,
+    pub validate: crate::validate::ValidateConfig,
     pub limits: LimitsConfig,
 }
 

@@ -155,19 +155,22 @@ pub fn run(
                 })
                 .map(|c| c.rank)
         });
+        // Validated snippets whose located text really is in the chunk.
         let verbatim = o
             .snippets
             .iter()
             .filter(|s| {
-                s.span.as_ref().is_some_and(|sp| {
-                    o.candidates
-                        .iter()
-                        .find(|c| c.id == sp.chunk_id)
-                        .is_some_and(|c| {
-                            slice_chars(&c.text, sp.start, sp.end) == s.content
-                                && c.text.contains(&s.content)
-                        })
-                })
+                s.status == crate::validate::Status::Validated
+                    && s.spans.iter().all(|sp| {
+                        o.candidates
+                            .iter()
+                            .find(|c| c.id == sp.chunk_id)
+                            .is_some_and(|c| {
+                                let located = slice_chars(&c.text, sp.start, sp.end);
+                                crate::validate::normalize(located).text
+                                    == crate::validate::normalize(&s.content).text
+                            })
+                    })
             })
             .count();
         results.push(QuestionResult {

@@ -62,7 +62,7 @@ impl Default for ExtractConfig {
             max_sentences: 3,
             per_chunk: 2,
             vector_weight: 0.3,
-            min_relative_score: 0.35,
+            min_relative_score: 0.6,
         }
     }
 }
@@ -136,11 +136,11 @@ pub fn extractive(
                 };
                 // Terms the sentences carry themselves count a little extra
                 // over terms only the headings supply.
-                let lex = share(&covered) + 0.25 * share(&own);
+                let lex = share(&covered) + 0.15 * share(&own);
                 if share(&own) == 0.0 && best_sim == 0.0 {
                     continue;
                 }
-                let score = lex + cfg.vector_weight * best_sim - 0.02 * (j - i) as f32;
+                let score = lex + cfg.vector_weight * best_sim - 0.08 * (j - i) as f32;
                 windows.push(Window {
                     chunk: ci,
                     start: sents[i].start,

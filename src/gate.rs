@@ -25,6 +25,9 @@ pub struct GateConfig {
     /// Refuse when the question names something (a capitalised word) that
     /// occurs nowhere in the sources.
     pub refuse_unknown_names: bool,
+    /// An answer whose top score reaches this (and whose quotes all
+    /// validate) has high confidence; below it, medium.
+    pub high_confidence_score: f32,
     /// Reranked tier: a chunk "addresses" the question at this score (0–3).
     pub rerank_threshold: u8,
     /// Reranked tier: how many chunks must reach the threshold.
@@ -40,6 +43,7 @@ impl Default for GateConfig {
             vector_weight: 0.5,
             unknown_penalty: 0.25,
             refuse_unknown_names: true,
+            high_confidence_score: 0.6,
             rerank_threshold: 2,
             rerank_min_chunks: 1,
         }

@@ -3,6 +3,8 @@
 //! The domain modules (one per pipeline stage) never touch terminals or
 //! arguments; `cli` and `tui` are the only views.
 
+pub mod answer;
+pub mod audit;
 pub mod budget;
 pub mod chunk;
 pub mod config;
@@ -16,5 +18,6 @@ pub mod pipeline;
 pub mod retrieve;
 pub mod text;
 pub mod validate;
+pub mod verify;
 
 pub mod cli;

@@ -2,6 +2,7 @@
 //! gate → budget → extract → check spans → answer. The TUI and the CLI are
 //! two views of the [`QueryOutcome`] this returns.
 
+use crate::answer::{self, Claim, Confidence};
 use crate::budget::{self, Budget};
 use crate::config::Config;
 use crate::embed::Embedder;
@@ -9,7 +10,7 @@ use crate::extract::{self, Span};
 use crate::gate::{self, Decision, GateDecision, REFUSAL, Reason, Tier};
 use crate::index::Index;
 use crate::retrieve::{self, Candidate};
-use crate::text::slice_chars;
+use crate::validate::{ChunkRef, Status, Validation, Validator, Verdict};
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -37,12 +38,28 @@ pub struct CandidateOut {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SnippetOut {
+    /// 1-based number, as cited in the answer.
+    pub n: usize,
+    /// What the extractor returned.
     pub content: String,
+    /// The source the extractor cited.
     pub source_id: String,
     pub source_title: String,
     pub location: String,
     pub relevance: f32,
+    /// Where the extractor says it took the snippet from (engine only).
     pub span: Option<Span>,
+    pub verdict: Verdict,
+    pub status: Status,
+    pub similarity: f32,
+    /// Where validation located it: one span per piece.
+    pub spans: Vec<Span>,
+    /// The source where the passage really is, when not the cited one.
+    pub found_source_id: Option<String>,
+    /// What copying this snippet puts on the clipboard: the source's own
+    /// words at the span(s), never the extractor's.
+    pub copy_text: Option<String>,
+    pub note: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -51,6 +68,24 @@ pub struct Answer {
     pub text: String,
     pub refused: bool,
     pub refusal_message: Option<String>,
+    /// The summary's sentences with their citations and any problem.
+    pub claims: Vec<Claim>,
+    pub confidence: Confidence,
+}
+
+/// Tokens an LLM used for this query (zero for the extractive engine).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Usage {
+    pub prompt_tokens: usize,
+    pub completion_tokens: usize,
+}
+
+/// Snippet counts by status.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct VerdictCounts {
+    pub validated: usize,
+    pub flagged: usize,
+    pub dropped: usize,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -59,6 +94,7 @@ pub struct Timings {
     pub gate: f64,
     pub budget: f64,
     pub extract: f64,
+    pub validate: f64,
     pub total: f64,
 }
 
@@ -76,7 +112,9 @@ pub struct QueryOutcome {
     pub gate: GateDecision,
     pub budget: Option<Budget>,
     pub snippets: Vec<SnippetOut>,
+    pub counts: VerdictCounts,
     pub answer: Answer,
+    pub usage: Usage,
     pub timings_ms: Timings,
 }
 
@@ -143,7 +181,9 @@ pub fn ask(
         gate: decision.clone(),
         budget: None,
         snippets: Vec::new(),
+        counts: VerdictCounts::default(),
         answer: refusal(),
+        usage: Usage::default(),
         timings_ms: timings.clone(),
     };
     if decision.refused() {
@@ -180,36 +220,30 @@ pub fn ask(
     )?;
     timings.extract = ms(t);
 
-    // Every snippet must slice exactly out of the chunk it names.
-    outcome.snippets = extraction
-        .snippets
-        .iter()
-        .filter(|s| {
-            s.span.as_ref().is_some_and(|sp| {
-                chunks
-                    .iter()
-                    .find(|c| c.id == sp.chunk_id)
-                    .is_some_and(|c| slice_chars(&c.text, sp.start, sp.end) == s.content)
-            })
-        })
-        .map(|s| SnippetOut {
-            content: s.content.clone(),
-            source_id: s.source_id.clone(),
-            source_title: s.source_title.clone(),
-            location: s.source_location.clone(),
-            relevance: s.relevance,
-            span: s.span.clone(),
-        })
-        .collect();
-    if extraction.no_results {
+    let t = Instant::now();
+    outcome.snippets = validate_snippets(index, &retrieval.candidates, &extraction.snippets, cfg)?;
+    timings.validate = ms(t);
+    let statuses: Vec<Status> = outcome.snippets.iter().map(|s| s.status).collect();
+    outcome.counts = VerdictCounts {
+        validated: statuses.iter().filter(|s| **s == Status::Validated).count(),
+        flagged: statuses.iter().filter(|s| **s == Status::Flagged).count(),
+        dropped: statuses.iter().filter(|s| **s == Status::Dropped).count(),
+    };
+    if extraction.no_results || extraction.snippets.is_empty() {
         outcome.gate = post_gate(&decision, Reason::NoResults);
-    } else if outcome.snippets.is_empty() {
+    } else if outcome.counts.dropped == outcome.snippets.len() {
         outcome.gate = post_gate(&decision, Reason::AllSnippetsDropped);
     } else {
+        let claims = answer::check_claims(&extraction.summary, &statuses);
+        let top = decision.numbers.get("top_score").map(|x| *x as f32);
+        let confidence =
+            answer::confidence(top, cfg.gate.high_confidence_score, &statuses, &claims);
         outcome.answer = Answer {
             text: extraction.summary,
             refused: false,
             refusal_message: None,
+            claims,
+            confidence,
         };
     }
     timings.total = ms(t_total);
@@ -217,11 +251,84 @@ pub fn ask(
     Ok(outcome)
 }
 
+/// Validate every snippet against the retrieved pool; a snippet not found
+/// there is looked for in the whole corpus through the index, so that a
+/// passage from an unretrieved source is reported where it really is.
+fn validate_snippets(
+    index: &Index,
+    pool: &[Candidate],
+    snippets: &[extract::Snippet],
+    cfg: &Config,
+) -> Result<Vec<SnippetOut>> {
+    let refs: Vec<ChunkRef<'_>> = pool
+        .iter()
+        .map(|c| ChunkRef {
+            id: &c.chunk.id,
+            source_id: &c.chunk.source_id,
+            text: &c.chunk.text,
+        })
+        .collect();
+    let validator = Validator::new(&refs);
+    let mut out = Vec::with_capacity(snippets.len());
+    for (i, s) in snippets.iter().enumerate() {
+        let mut v: Validation = validator.validate(&s.content, &s.source_id, &cfg.validate);
+        if matches!(v.verdict, Verdict::NotFound | Verdict::Fuzzy) {
+            let query = retrieve::normalize_query(&s.content.chars().take(400).collect::<String>());
+            let extra: Vec<_> = index
+                .bm25(&query, 5)?
+                .into_iter()
+                .filter(|h| !pool.iter().any(|c| c.chunk.id == h.chunk.id))
+                .collect();
+            if !extra.is_empty() {
+                let mut all = refs.clone();
+                all.extend(extra.iter().map(|h| ChunkRef {
+                    id: &h.chunk.id,
+                    source_id: &h.chunk.source_id,
+                    text: &h.chunk.text,
+                }));
+                let wider = Validator::new(&all).validate(&s.content, &s.source_id, &cfg.validate);
+                if rank(&wider) > rank(&v) {
+                    v = wider;
+                }
+            }
+        }
+        out.push(SnippetOut {
+            n: i + 1,
+            content: s.content.clone(),
+            source_id: s.source_id.clone(),
+            source_title: s.source_title.clone(),
+            location: s.source_location.clone(),
+            relevance: s.relevance,
+            span: s.span.clone(),
+            verdict: v.verdict,
+            status: v.status,
+            similarity: v.similarity,
+            spans: v.spans,
+            found_source_id: v.found_source_id,
+            copy_text: v.copy_text,
+            note: v.note,
+        });
+    }
+    Ok(out)
+}
+
+/// Order of preference between two validations of one snippet.
+fn rank(v: &Validation) -> (u8, u32) {
+    let s = match v.status {
+        Status::Validated => 3,
+        Status::Flagged => 2,
+        Status::Dropped => 1,
+    };
+    (s, (v.similarity * 1e6) as u32)
+}
+
 fn refusal() -> Answer {
     Answer {
         text: REFUSAL.to_string(),
         refused: true,
         refusal_message: Some(REFUSAL.to_string()),
+        claims: Vec::new(),
+        confidence: Confidence::None,
     }
 }
 

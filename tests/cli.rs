@@ -432,3 +432,114 @@ fn eval_meets_the_calibrated_targets() {
     assert_eq!(f("verbatim_rate"), 1.0);
     assert_eq!(r["questions"], 70);
 }
+
+#[test]
+fn verify_checks_a_draft_and_json_lines_against_the_corpus() {
+    let idx = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("draft.md");
+    std::fs::write(
+        &draft,
+        "# Notes\n\nShe was “the most famous young woman in Britain” for a while.\n\n\
+         > The architect was Sostratus of Cnidus, a wealthy courtier\n> and diplomat as much as a builder.\n\n\
+         Misquoted: \"The architect was Sostratos of Cnidus, a wealthy courtier and diplomat as much as a builder.\"\n\
+         Invented: \"the keepers were paid in gold and silver every week by the king\".\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "verify",
+        samples().to_str().unwrap(),
+        "--quotes",
+        draft.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let r = json(&out);
+    let rows: Vec<(String, String, Option<String>)> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["verdict"].as_str().unwrap().to_string(),
+                x["status"].as_str().unwrap().to_string(),
+                x["source_id"].as_str().map(str::to_string),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 4, "{r:#}");
+    assert_eq!(
+        rows[0],
+        (
+            "verbatim".into(),
+            "validated".into(),
+            Some("keepers/grace-darling.md".into())
+        )
+    );
+    assert_eq!(
+        rows[1],
+        (
+            "verbatim".into(),
+            "validated".into(),
+            Some("pharos-of-alexandria.md".into())
+        )
+    );
+    assert_eq!(rows[2].0, "fuzzy");
+    assert_eq!(
+        r[2]["copy_text"],
+        "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder."
+    );
+    assert_eq!(rows[3].1, "dropped");
+
+    // JSON lines with a wrong attribution: located where it really is.
+    let jl = dir.path().join("quotes.jsonl");
+    std::fs::write(
+        &jl,
+        "{\"quote\": \"The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.\", \"source\": \"grace-darling.md\"}\n",
+    )
+    .unwrap();
+    let r = json(&run(&[
+        "verify",
+        samples().to_str().unwrap(),
+        "--quotes",
+        jl.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]));
+    assert_eq!(r[0]["verdict"], "misattributed", "{r:#}");
+    assert_eq!(r[0]["source_id"], "pharos-of-alexandria.md");
+}
+
+#[test]
+fn every_query_is_audited_without_secrets() {
+    let idx = tempfile::tempdir().unwrap();
+    let logs = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "ask",
+            samples().to_str().unwrap(),
+            "Where was the first Fresnel lens installed?",
+            "--json",
+            "--debug",
+            "--index-dir",
+        ])
+        .arg(idx.path())
+        .env("RESEARCH_BOARD_LOG_DIR", logs.path())
+        .env("OPENAI_API_KEY", "sk-test-secret-should-never-be-logged")
+        .output()
+        .unwrap();
+    json(&out);
+    let audit = std::fs::read_to_string(logs.path().join("audit.jsonl")).unwrap();
+    let line: Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
+    assert_eq!(line["query"], "Where was the first Fresnel lens installed?");
+    assert_eq!(line["refused"], false);
+    assert!(line["validated"].as_u64().unwrap() >= 1);
+    assert!(line["latency_ms"].as_f64().unwrap() > 0.0);
+    let debug = std::fs::read_to_string(logs.path().join("debug.jsonl")).unwrap();
+    assert!(debug.contains("\"candidates\""));
+    for text in [&audit, &debug] {
+        assert!(!text.contains("sk-test-secret"));
+    }
+}

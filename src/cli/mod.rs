@@ -36,6 +36,9 @@ struct Common {
     /// Embedder: builtin (default, semantic), hashing (lexical) or none (BM25 only).
     #[arg(long, global = true, value_name = "NAME")]
     embedder: Option<EmbedderKind>,
+    /// Also write the whole pipeline of every query to the debug log.
+    #[arg(long, global = true)]
+    debug: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -60,6 +63,15 @@ enum Command {
         /// Use the index as it is, without checking the folder for changes.
         #[arg(long)]
         no_update: bool,
+    },
+    /// Check quotes (JSON lines, or a Markdown/text draft) against the sources.
+    Verify {
+        dir: PathBuf,
+        /// JSON lines {"quote": "...", "source": "optional"} or a draft.
+        #[arg(long, value_name = "FILE")]
+        quotes: PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Evaluate retrieval and refusals on a question file.
     Eval {
@@ -216,10 +228,29 @@ fn run(cli: Cli) -> Result<i32> {
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
             let outcome = crate::pipeline::ask(&index, ctx.embedder(), &ctx.config, &question)?;
+            log_outcome(&outcome, common.debug);
             if json {
                 println!("{}", serde_json::to_string_pretty(&outcome)?);
             } else {
                 print_outcome(&outcome);
+            }
+            Ok(0)
+        }
+        Some(Command::Verify { dir, quotes, json }) => {
+            check_sources(&dir)?;
+            let ctx = Ctx::new(&common)?;
+            let text = std::fs::read_to_string(&quotes)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
+            let inputs = crate::verify::parse_input(&text, ctx.config.validate.min_words)?;
+            let idx = index_dir(&common, &dir)?;
+            update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            let index = Index::open(&idx)?;
+            check_embedder(&index, &ctx)?;
+            let results = crate::verify::verify(&index, ctx.embedder(), &inputs, &ctx.config)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            } else {
+                print_verify(&results);
             }
             Ok(0)
         }
@@ -249,6 +280,69 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// The audit log is always on; a failure to write it is reported, not fatal.
+fn log_outcome(o: &QueryOutcome, debug: bool) {
+    let dir = std::env::var_os("RESEARCH_BOARD_LOG_DIR")
+        .map(PathBuf::from)
+        .or_else(crate::audit::default_dir);
+    if let Some(dir) = dir
+        && let Err(e) = crate::audit::record(&dir, o, debug)
+    {
+        eprintln!(
+            "warning: cannot write the audit log in {}: {e:#}",
+            dir.display()
+        );
+    }
+}
+
+fn print_verify(results: &[crate::verify::QuoteResult]) {
+    use crate::text::sanitize_for_terminal as clean;
+    let mut out = std::io::stdout().lock();
+    for r in results {
+        let line = r.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{line}{:?} ({:?}, similarity {:.2})",
+            r.verdict, r.status, r.similarity
+        );
+        let _ = writeln!(out, "    “{}”", clean(&r.quote, false));
+        if let (Some(id), Some(loc)) = (&r.source_id, &r.location) {
+            let loc = if loc.is_empty() {
+                r.source_title.as_deref().unwrap_or("")
+            } else {
+                loc
+            };
+            let span = r
+                .spans
+                .first()
+                .map(|s| format!(" [chars {}–{} of {}]", s.start, s.end, s.chunk_id))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "    in {} — {}{}",
+                clean(id, false),
+                clean(loc, false),
+                span
+            );
+        }
+        if r.status != crate::validate::Status::Validated {
+            let _ = writeln!(out, "    {}", clean(&r.note, false));
+            if let Some(t) = &r.copy_text {
+                let _ = writeln!(out, "    source text: “{}”", clean(t, false));
+            }
+        }
+    }
+    let n = |s: crate::validate::Status| results.iter().filter(|r| r.status == s).count();
+    let _ = writeln!(
+        out,
+        "\n{} quotes: {} validated, {} flagged, {} not found",
+        results.len(),
+        n(crate::validate::Status::Validated),
+        n(crate::validate::Status::Flagged),
+        n(crate::validate::Status::Dropped)
+    );
 }
 
 fn bail_usage(msg: &str) -> Result<()> {
@@ -320,19 +414,42 @@ fn print_outcome(o: &QueryOutcome) {
         g.message,
         nums.join(", ")
     );
+    let _ = writeln!(out, "Confidence: {:?}", o.answer.confidence);
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", clean(&o.answer.text, true));
+    for c in o.answer.claims.iter().filter(|c| c.issue.is_some()) {
+        let _ = writeln!(
+            out,
+            "  ! {}: {}",
+            c.issue.map(|i| i.describe()).unwrap_or(""),
+            clean(&c.text, false)
+        );
+    }
     if !o.snippets.is_empty() {
-        let _ = writeln!(out);
-        for (i, s) in o.snippets.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\nQuotes: {} validated, {} flagged, {} dropped",
+            o.counts.validated, o.counts.flagged, o.counts.dropped
+        );
+        for s in &o.snippets {
             let _ = writeln!(
                 out,
-                "[{}] {} — {}",
-                i + 1,
+                "[{}] {:?} ({:?}, similarity {:.2}) {} — {}",
+                s.n,
+                s.verdict,
+                s.status,
+                s.similarity,
                 clean(&s.source_title, false),
                 clean(&s.location, false)
             );
-            let _ = writeln!(out, "    “{}”", clean(&s.content, false));
+            let _ = writeln!(
+                out,
+                "    “{}”",
+                clean(s.copy_text.as_deref().unwrap_or(&s.content), false)
+            );
+            if s.status != crate::validate::Status::Validated {
+                let _ = writeln!(out, "    {}", clean(&s.note, false));
+            }
         }
     }
 }

@@ -1,1 +1,734 @@
-//! Snippet validation (in progress).
+//! Validation: is each quoted snippet really in the source it cites?
+//!
+//! The invariant this module guards: **no snippet is marked validated unless,
+//! after the normalization below, it is a contiguous substring of a chunk of
+//! the source it cites.** A validated snippet's span, sliced from the
+//! original chunk text and normalized, equals the normalized snippet: this is
+//! checked for every match before it is accepted, not assumed.
+//!
+//! # Normalization
+//!
+//! Applied identically to snippets and to source text ([`normalize`]):
+//!
+//! 1. A word hyphenated across a line break is joined: a hyphen (`-`, U+2010,
+//!    U+2011 or a soft hyphen U+00AD) right after a letter, followed by
+//!    whitespace that contains a line break, followed by a letter, is removed
+//!    together with that whitespace ("light-\nhouse", "light- \n  house" →
+//!    "lighthouse"). A hyphenated compound broken at its hyphen ("well-\nknown")
+//!    is joined too ("wellknown"): the text cannot tell the two apart.
+//! 2. Soft hyphens (U+00AD) and zero-width chars (U+200B–U+200D, U+FEFF) are
+//!    removed.
+//! 3. Quotes are unified: ‘ ’ ‚ ‛ ′ → `'`; “ ” „ ‟ ″ « » → `"`. Dashes
+//!    ‐ ‑ ‒ – — ― − ⁃ → `-`. (Applied before and after NFKC.)
+//! 4. Unicode NFKC (compatibility composition: ligatures "ﬁ" → "fi",
+//!    full-width forms, NBSP → space, the ellipsis "…" → "..."), applied per
+//!    character cluster (a char with its combining marks, joiners, variation
+//!    selectors and emoji modifiers).
+//! 5. Case fold: each char lowercased (`char::to_lowercase`, no context).
+//! 6. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
+//!    Unicode spaces) becomes one space; leading and trailing whitespace is
+//!    removed.
+//!
+//! Every normalized char keeps the original char range it came from, so a
+//! match in normalized text maps back to char offsets in the original text
+//! (start = original index of the first matched char, end = one past the last
+//! original char of the last matched char's cluster). A match that would
+//! split a cluster (e.g. half of a ligature, a letter without its combining
+//! accent) is not accepted as a normalized match.
+//!
+//! # Verdicts, in the order they are tried
+//!
+//! 1. fewer than `min_words` words (UAX #29 words) → `too_short` (dropped);
+//! 2. exact substring of a cited chunk → `verbatim` (validated);
+//! 3. substring of a cited chunk after normalization → `normalized`
+//!    (validated);
+//! 4. exact or normalized substring of a chunk of another source →
+//!    `misattributed` (flagged), with the real source and span;
+//! 5. two or more sentences (or parts separated by an elision mark "…",
+//!    "[...]") each found after normalization, in one chunk (cited first)
+//!    or in chunks of one source, but not adjacent and in order →
+//!    `non_contiguous` (flagged), one span per part in snippet order;
+//! 6. best approximate infix alignment (Myers' bit-parallel edit distance on
+//!    normalized chars, free start and end in the chunk) with similarity
+//!    `1 - distance / snippet length` ≥ `fuzzy_threshold`, cited chunks
+//!    first → `fuzzy` (flagged), with the aligned region as span;
+//! 7. otherwise `not_found` (dropped), with the best similarity to the
+//!    cited source's chunks (to any chunk when the cited source has none).
+//!
+//! `copy_text` is always the source's own text at the span(s), never the
+//! snippet's wording.
+
+pub mod myers;
+pub mod normalize;
+
+pub use normalize::{Normalized, normalize};
+
+use crate::extract::Span;
+use crate::text::{char_offset, sentences, slice_chars};
+use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
+use unicode_segmentation::UnicodeSegmentation;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Verbatim,
+    Normalized,
+    Fuzzy,
+    NonContiguous,
+    Misattributed,
+    NotFound,
+    TooShort,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Validated,
+    Flagged,
+    Dropped,
+}
+
+impl Verdict {
+    pub fn status(self) -> Status {
+        match self {
+            Verdict::Verbatim | Verdict::Normalized => Status::Validated,
+            Verdict::Fuzzy | Verdict::NonContiguous | Verdict::Misattributed => Status::Flagged,
+            Verdict::NotFound | Verdict::TooShort => Status::Dropped,
+        }
+    }
+
+    /// What the verdict means, in words for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Verdict::Verbatim => "Exact words of the cited source.",
+            Verdict::Normalized => {
+                "Same words as the cited source, differing only in letter case, quote or \
+                 dash style, spacing or line-break hyphenation."
+            }
+            Verdict::Fuzzy => {
+                "Close to a passage of the source but not identical: the source's own words \
+                 may differ."
+            }
+            Verdict::NonContiguous => {
+                "Each sentence is in the source, but not side by side or not in this order."
+            }
+            Verdict::Misattributed => "The words are in a different source from the one cited.",
+            Verdict::NotFound => {
+                "Not found in the retrieved sources: a paraphrase or an invention."
+            }
+            Verdict::TooShort => "Too short to check reliably.",
+        }
+    }
+}
+
+/// A chunk as validation sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkRef<'a> {
+    pub id: &'a str,
+    pub source_id: &'a str,
+    pub text: &'a str,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(default)]
+pub struct ValidateConfig {
+    /// Least similarity for a `fuzzy` verdict (below: `not_found`).
+    pub fuzzy_threshold: f32,
+    /// Snippets with fewer words are `too_short`.
+    pub min_words: usize,
+}
+
+impl Default for ValidateConfig {
+    fn default() -> Self {
+        ValidateConfig {
+            fuzzy_threshold: 0.85,
+            min_words: 4,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Validation {
+    pub verdict: Verdict,
+    pub status: Status,
+    /// 1 − edit distance / snippet length, in normalized chars; 1.0 when
+    /// exact. For `not_found`, the best similarity to the cited source's
+    /// chunks (to any chunk when none is cited).
+    pub similarity: f32,
+    /// Char offsets into the original chunk text; one per part for
+    /// `non_contiguous`, in snippet order.
+    pub spans: Vec<Span>,
+    /// The source where the passage really is.
+    pub found_source_id: Option<String>,
+    /// The source's own text at the span(s), parts joined with " … ".
+    pub copy_text: Option<String>,
+    /// Short explanation for people.
+    pub note: String,
+}
+
+impl Validation {
+    fn new(verdict: Verdict, similarity: f32, note: String) -> Validation {
+        Validation {
+            verdict,
+            status: verdict.status(),
+            similarity,
+            spans: Vec::new(),
+            found_source_id: None,
+            copy_text: None,
+            note,
+        }
+    }
+
+    fn located(mut self, chunks: &[ChunkRef<'_>], hits: &[Hit]) -> Validation {
+        self.spans = hits
+            .iter()
+            .map(|h| Span {
+                chunk_id: chunks[h.chunk].id.to_string(),
+                start: h.start,
+                end: h.end,
+            })
+            .collect();
+        self.found_source_id = hits.first().map(|h| chunks[h.chunk].source_id.to_string());
+        self.copy_text = Some(
+            hits.iter()
+                .map(|h| slice_chars(chunks[h.chunk].text, h.start, h.end))
+                .collect::<Vec<_>>()
+                .join(" … "),
+        );
+        self
+    }
+}
+
+/// Where a piece was found: chunk index, original char range, normalized
+/// char range.
+#[derive(Debug, Clone, Copy)]
+struct Hit {
+    chunk: usize,
+    start: usize,
+    end: usize,
+    nstart: usize,
+    nend: usize,
+}
+
+/// Most candidate occurrences checked per search (repeats of a short piece).
+const MAX_TRIES: usize = 64;
+
+/// Chunks to validate snippets against, normalized lazily, once.
+pub struct Validator<'a, 'c> {
+    chunks: &'c [ChunkRef<'a>],
+    norm: Vec<OnceCell<Normalized>>,
+}
+
+impl Validator<'_, '_> {
+    fn norm(&self, i: usize) -> &Normalized {
+        self.norm[i].get_or_init(|| normalize(self.chunks[i].text))
+    }
+
+    /// `content` as an exact substring of chunk `i` whose normalized form is
+    /// the same run of the chunk's normalized text.
+    fn exact(&self, i: usize, content: &str, needle: &Normalized) -> Option<Hit> {
+        let text = self.chunks[i].text;
+        let nchars = content.chars().count();
+        let mut from = 0;
+        for _ in 0..MAX_TRIES {
+            let b = from + text[from..].find(content)?;
+            let start = char_offset(text, b);
+            let end = start + nchars;
+            let norm = self.norm(i);
+            // Normalized chars whose cluster starts inside start..end.
+            let ns = norm.map.partition_point(|&m| m < start);
+            let ne = norm.map.partition_point(|&m| m < end);
+            let (mut s, mut e) = (ns, ne);
+            if s < e && norm.text_char(s) == ' ' {
+                s += 1;
+            }
+            if s < e && norm.text_char(e - 1) == ' ' {
+                e -= 1;
+            }
+            if e - s == needle.len()
+                && s < e
+                && norm.ends[e - 1] <= end
+                && norm.slice(s, e) == needle.text
+            {
+                return Some(Hit {
+                    chunk: i,
+                    start,
+                    end,
+                    nstart: s,
+                    nend: e,
+                });
+            }
+            from = b + content.chars().next().map_or(1, char::len_utf8);
+        }
+        None
+    }
+
+    /// `needle` (normalized) in chunk `i`'s normalized text at or after
+    /// normalized char `from`, accepted only when the original text at the
+    /// mapped span normalizes to exactly `needle`.
+    fn normalized(&self, i: usize, needle: &Normalized, from: usize) -> Option<Hit> {
+        if needle.is_empty() {
+            return None;
+        }
+        let norm = self.norm(i);
+        let hay = &norm.text;
+        let mut b = byte_of_char(hay, from)?;
+        for _ in 0..MAX_TRIES {
+            let at = b + hay[b..].find(needle.text.as_str())?;
+            let ns = char_offset(hay, at);
+            let ne = ns + needle.len();
+            let (start, end) = norm.original_range(ns, ne);
+            let clean = (ns == 0 || norm.map[ns - 1] != norm.map[ns])
+                && (ne == norm.len() || norm.map[ne] != norm.map[ne - 1]);
+            if clean && normalize(slice_chars(self.chunks[i].text, start, end)).text == needle.text
+            {
+                return Some(Hit {
+                    chunk: i,
+                    start,
+                    end,
+                    nstart: ns,
+                    nend: ne,
+                });
+            }
+            b = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+        }
+        None
+    }
+
+    /// A normalized occurrence, and whether the source's text there is
+    /// exactly the (trimmed) snippet.
+    fn exact_or_normalized(
+        &self,
+        i: usize,
+        content: &str,
+        needle: &Normalized,
+    ) -> Option<(Hit, bool)> {
+        let h = self.normalized(i, needle, 0)?;
+        let exact = slice_chars(self.chunks[i].text, h.start, h.end) == content.trim();
+        Some((h, exact))
+    }
+}
+
+impl Normalized {
+    fn text_char(&self, i: usize) -> char {
+        // Only used on short, ASCII-heavy checks; the text is small.
+        self.text.chars().nth(i).unwrap_or('\0')
+    }
+
+    fn slice(&self, s: usize, e: usize) -> &str {
+        let b0 = byte_of_char(&self.text, s).unwrap_or(self.text.len());
+        let b1 = b0 + byte_of_char(&self.text[b0..], e - s).unwrap_or(self.text.len() - b0);
+        &self.text[b0..b1]
+    }
+}
+
+/// Byte offset of char `c` in `s` (`s.len()` for the end); None past it.
+fn byte_of_char(s: &str, c: usize) -> Option<usize> {
+    if c == 0 {
+        return Some(0);
+    }
+    match s.char_indices().nth(c) {
+        Some((b, _)) => Some(b),
+        None if s.chars().count() == c => Some(s.len()),
+        None => None,
+    }
+}
+
+fn word_count(s: &str) -> usize {
+    s.unicode_words().count()
+}
+
+/// The snippet's parts: its sentences, further split at elision marks.
+fn parts(content: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for r in sentences(content) {
+        let mut rest = &content[r];
+        loop {
+            let next = ["[…]", "[...]", "(...)", "…", "..."]
+                .iter()
+                .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
+                .min();
+            let (piece, tail) = match next {
+                Some((at, len)) => (&rest[..at], Some(&rest[at + len..])),
+                None => (rest, None),
+            };
+            if piece.chars().any(char::is_alphanumeric) {
+                out.push(piece.trim());
+            }
+            match tail {
+                Some(t) => rest = t,
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// Validate one snippet against the retrieved chunks (see the module docs).
+/// To check several snippets of one answer against the same chunks, a
+/// [`Validator`] normalizes each chunk once for all of them.
+pub fn validate(
+    content: &str,
+    cited_source_id: &str,
+    chunks: &[ChunkRef<'_>],
+    cfg: &ValidateConfig,
+) -> Validation {
+    Validator::new(chunks).validate(content, cited_source_id, cfg)
+}
+
+impl<'a, 'c> Validator<'a, 'c> {
+    /// A validator over `chunks`; each chunk is normalized on first use and
+    /// kept for the next snippets.
+    pub fn new(chunks: &'c [ChunkRef<'a>]) -> Self {
+        Validator {
+            chunks,
+            norm: chunks.iter().map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    /// Same as [`validate`], reusing this validator's normalized chunks.
+    pub fn validate(
+        &self,
+        content: &str,
+        cited_source_id: &str,
+        cfg: &ValidateConfig,
+    ) -> Validation {
+        validate_in(self, content, cited_source_id, cfg)
+    }
+}
+
+fn validate_in(
+    corpus: &Validator<'_, '_>,
+    content: &str,
+    cited_source_id: &str,
+    cfg: &ValidateConfig,
+) -> Validation {
+    let chunks = corpus.chunks;
+    let words = word_count(content);
+    if words < cfg.min_words {
+        return Validation::new(
+            Verdict::TooShort,
+            0.0,
+            format!(
+                "{words} word{} (at least {} needed)",
+                if words == 1 { "" } else { "s" },
+                cfg.min_words
+            ),
+        );
+    }
+    let needle = normalize(content);
+    let cited: Vec<usize> = (0..chunks.len())
+        .filter(|&i| chunks[i].source_id == cited_source_id)
+        .collect();
+    let others: Vec<usize> = (0..chunks.len())
+        .filter(|&i| chunks[i].source_id != cited_source_id)
+        .collect();
+    let cited_absent = cited.is_empty();
+    let wrong_source = |found: &str| -> String {
+        if cited_absent {
+            format!(
+                "the cited source \"{cited_source_id}\" is not among the retrieved sources; \
+                 the passage is in \"{found}\""
+            )
+        } else {
+            format!("the passage is in \"{found}\", not in the cited \"{cited_source_id}\"")
+        }
+    };
+
+    // 2. Verbatim, 3. normalized, in the cited source.
+    for &i in &cited {
+        if let Some(h) = corpus.exact(i, content, &needle).or_else(|| {
+            let t = content.trim();
+            (t.len() != content.len())
+                .then(|| corpus.exact(i, t, &needle))
+                .flatten()
+        }) {
+            return Validation::new(
+                Verdict::Verbatim,
+                1.0,
+                "exact words of the cited source".into(),
+            )
+            .located(chunks, &[h]);
+        }
+    }
+    for &i in &cited {
+        if let Some(h) = corpus.normalized(i, &needle, 0) {
+            return Validation::new(
+                Verdict::Normalized,
+                1.0,
+                "matches the cited source after normalization (case, quotes, dashes, spacing, hyphenation)"
+                    .into(),
+            )
+            .located(chunks, &[h]);
+        }
+    }
+    // 4. Somewhere else.
+    for &i in &others {
+        if let Some((h, exact)) = corpus.exact_or_normalized(i, content, &needle) {
+            let how = if exact {
+                "exact words"
+            } else {
+                "after normalization"
+            };
+            return Validation::new(
+                Verdict::Misattributed,
+                1.0,
+                format!("{} ({how})", wrong_source(chunks[i].source_id)),
+            )
+            .located(chunks, &[h]);
+        }
+    }
+
+    let pattern: Vec<char> = needle.text.chars().collect();
+    let fwd = myers::Pattern::new(&pattern);
+    let sim = |dist: usize| (1.0 - dist as f32 / pattern.len().max(1) as f32).max(0.0);
+
+    // 5. Non-contiguous.
+    let pieces = parts(content);
+    if pieces.len() >= 2 {
+        let pneedles = Parts::new(&pieces, chunks.len());
+        if let Some((hits, note)) = non_contiguous(corpus, &pneedles, &cited, &others) {
+            let src = chunks[hits[0].chunk].source_id;
+            let mut holders: Vec<usize> = hits.iter().map(|h| h.chunk).collect();
+            holders.dedup();
+            let best = holders
+                .iter()
+                .map(|&i| fwd.search(corpus.norm(i).text.chars()).0)
+                .min()
+                .unwrap_or(pattern.len());
+            let note = if src == cited_source_id {
+                note
+            } else {
+                format!("{note}; {}", wrong_source(src))
+            };
+            return Validation::new(Verdict::NonContiguous, sim(best), note).located(chunks, &hits);
+        }
+    }
+
+    // 6. Fuzzy: cited chunks first, then the others. Only alignments within
+    // `k_thr` edits (similarity ≥ threshold) matter, so the search uses the
+    // cut-off; the exact best is computed only for a not_found verdict.
+    let mut k_thr = ((1.0 - cfg.fuzzy_threshold).max(0.0) * pattern.len() as f32) as usize;
+    while k_thr > 0 && sim(k_thr) < cfg.fuzzy_threshold {
+        k_thr -= 1;
+    }
+    while k_thr < pattern.len() && sim(k_thr + 1) >= cfg.fuzzy_threshold {
+        k_thr += 1;
+    }
+    // Pass 1, with the cut-off: only alignments above the threshold.
+    for group in [&cited, &others] {
+        let mut best: Option<(usize, usize, usize)> = None; // (dist, end, chunk)
+        for &i in group {
+            if let Some((d, e)) = fwd.search_within(corpus.norm(i).text.chars(), k_thr)
+                && best.is_none_or(|(bd, _, _)| d < bd)
+            {
+                best = Some((d, e, i));
+            }
+        }
+        if let Some((d, end, i)) = best
+            && end > 0
+            && sim(d) >= cfg.fuzzy_threshold
+        {
+            let norm = corpus.norm(i);
+            let text: Vec<char> = norm.text.chars().collect();
+            let ns = myers::alignment_start(&pattern, &text, d, end);
+            let (start, oend) = norm.original_range(ns, end);
+            let hit = Hit {
+                chunk: i,
+                start,
+                end: oend,
+                nstart: ns,
+                nend: end,
+            };
+            let src = chunks[i].source_id;
+            let mut note = format!(
+                "closest passage differs by {d} edit{} over {} chars",
+                if d == 1 { "" } else { "s" },
+                pattern.len()
+            );
+            if src != cited_source_id {
+                note = format!("{note}; {}", wrong_source(src));
+            }
+            return Validation::new(Verdict::Fuzzy, sim(d), note).located(chunks, &[hit]);
+        }
+    }
+    // Pass 2, exact: how close the snippet came to what it cites.
+    let best = (if cited_absent { &others } else { &cited })
+        .iter()
+        .map(|&i| fwd.search(corpus.norm(i).text.chars()).0)
+        .min()
+        .map(|d| (d, 0, 0));
+    let s = best.map_or(0.0, |(d, _, _)| sim(d));
+    Validation::new(
+        Verdict::NotFound,
+        s,
+        if chunks.is_empty() {
+            "no retrieved chunk to check against".into()
+        } else {
+            format!(
+                "not in the retrieved sources (similarity to the {} {:.2}, below {:.2})",
+                if cited_absent {
+                    "closest chunk"
+                } else {
+                    "cited source"
+                },
+                s,
+                cfg.fuzzy_threshold
+            )
+        },
+    )
+}
+
+/// The snippet's parts, normalized, with their first occurrence in each
+/// chunk found once.
+struct Parts {
+    needles: Vec<Normalized>,
+    first: Vec<Vec<OnceCell<Option<Hit>>>>,
+}
+
+impl Parts {
+    fn new(pieces: &[&str], chunks: usize) -> Parts {
+        Parts {
+            needles: pieces.iter().map(|p| normalize(p)).collect(),
+            first: pieces
+                .iter()
+                .map(|_| (0..chunks).map(|_| OnceCell::new()).collect())
+                .collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.needles.len()
+    }
+
+    /// First occurrence of part `p` in chunk `i`.
+    fn first(&self, corpus: &Validator<'_, '_>, p: usize, i: usize) -> Option<Hit> {
+        *self.first[p][i].get_or_init(|| corpus.normalized(i, &self.needles[p], 0))
+    }
+
+    /// First occurrence of part `p` in chunk `i` at or after normalized char
+    /// `from`, else its first occurrence.
+    fn find(&self, corpus: &Validator<'_, '_>, p: usize, i: usize, from: usize) -> Option<Hit> {
+        let first = self.first(corpus, p, i)?;
+        if first.nstart >= from {
+            return Some(first);
+        }
+        corpus.normalized(i, &self.needles[p], from).or(Some(first))
+    }
+}
+
+/// Step 5: every part located (normalized) in one chunk of the cited
+/// source, else in chunks of the cited source, else in one chunk of another
+/// source, else in chunks of one other source; but not adjacent and in order.
+fn non_contiguous(
+    corpus: &Validator<'_, '_>,
+    pneedles: &Parts,
+    cited: &[usize],
+    others: &[usize],
+) -> Option<(Vec<Hit>, String)> {
+    let chunks = corpus.chunks;
+    if let Some(r) = in_one_chunk(corpus, pneedles, cited) {
+        return r;
+    }
+    if let Some(r) = across_chunks(corpus, pneedles, cited) {
+        return Some(r);
+    }
+    if let Some(r) = in_one_chunk(corpus, pneedles, others) {
+        return r;
+    }
+    let mut sources: Vec<&str> = Vec::new();
+    for &i in others {
+        if !sources.contains(&chunks[i].source_id) {
+            sources.push(chunks[i].source_id);
+        }
+    }
+    sources.into_iter().find_map(|src| {
+        let members: Vec<usize> = others
+            .iter()
+            .copied()
+            .filter(|&i| chunks[i].source_id == src)
+            .collect();
+        across_chunks(corpus, pneedles, &members)
+    })
+}
+
+/// The first chunk of `group` holding every part (an in-order placement
+/// preferred): Some(Some(..)) when they are not adjacent and in order there,
+/// Some(None) when they are (not a splice: the difference is elsewhere).
+#[allow(clippy::option_option)]
+fn in_one_chunk(
+    corpus: &Validator<'_, '_>,
+    pneedles: &Parts,
+    group: &[usize],
+) -> Option<Option<(Vec<Hit>, String)>> {
+    for &i in group {
+        let mut hits: Vec<Hit> = Vec::with_capacity(pneedles.len());
+        for p in 0..pneedles.len() {
+            let after = hits.last().map_or(0, |h| h.nend);
+            let Some(h) = pneedles.find(corpus, p, i, after) else {
+                break;
+            };
+            hits.push(h);
+        }
+        if hits.len() < pneedles.len() {
+            continue;
+        }
+        let norm = corpus.norm(i);
+        for (k, w) in hits.windows(2).enumerate() {
+            let (a, b) = (w[0], w[1]);
+            let adjacent =
+                b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ');
+            if adjacent {
+                continue;
+            }
+            let note = if b.nstart < a.nstart {
+                format!(
+                    "sentence {} precedes sentence {} in the source",
+                    k + 2,
+                    k + 1
+                )
+            } else if b.nstart < a.nend {
+                format!("sentences {} and {} overlap in the source", k + 1, k + 2)
+            } else {
+                let gap = word_count(norm.slice(a.nend, b.nstart));
+                format!(
+                    "the source has {gap} more word{} between sentence {} and sentence {}",
+                    if gap == 1 { "" } else { "s" },
+                    k + 1,
+                    k + 2
+                )
+            };
+            return Some(Some((hits, note)));
+        }
+        return Some(None);
+    }
+    None
+}
+
+/// Every part in some chunk of `group` (at least two chunks used).
+fn across_chunks(
+    corpus: &Validator<'_, '_>,
+    pneedles: &Parts,
+    group: &[usize],
+) -> Option<(Vec<Hit>, String)> {
+    if group.len() < 2 {
+        return None;
+    }
+    let hits: Vec<Hit> = (0..pneedles.len())
+        .map(|p| group.iter().find_map(|&i| pneedles.first(corpus, p, i)))
+        .collect::<Option<_>>()?;
+    let mut ids: Vec<usize> = hits.iter().map(|h| h.chunk).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    (ids.len() >= 2).then(|| {
+        let n = ids.len();
+        (
+            hits,
+            format!("the sentences come from {n} separate passages of the source"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests;

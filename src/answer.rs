@@ -1,0 +1,208 @@
+//! Answer checks: every sentence of the summary is a claim; a claim must cite
+//! (`[n]`) at least one snippet that validation kept. Uncited claims and
+//! claims citing only dropped snippets are marked, never silently kept.
+//! Confidence follows the gate's numbers and the verdicts.
+
+use crate::validate::Status;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimIssue {
+    /// The sentence cites nothing.
+    Uncited,
+    /// Every snippet it cites was dropped by validation.
+    CitesDroppedOnly,
+    /// It cites a snippet number that does not exist.
+    CitesMissing,
+}
+
+impl ClaimIssue {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ClaimIssue::Uncited => "no citation",
+            ClaimIssue::CitesDroppedOnly => "cites only quotes that failed validation",
+            ClaimIssue::CitesMissing => "cites a quote that does not exist",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    pub text: String,
+    /// 1-based snippet numbers cited.
+    pub citations: Vec<usize>,
+    pub issue: Option<ClaimIssue>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    High,
+    Medium,
+    Low,
+    None,
+}
+
+/// The `[n]` markers of a sentence (also `[1, 2]` and `[1][2]`).
+pub fn citations(s: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else { break };
+        let inner = &after[..close];
+        if !inner.is_empty()
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
+        {
+            for n in inner
+                .split(',')
+                .filter_map(|x| x.trim().parse::<usize>().ok())
+            {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out
+}
+
+/// Split a summary into claims (sentences; each line is at least one) and
+/// check each one's citations against the snippets' statuses.
+pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
+    let mut claims = Vec::new();
+    for line in summary.lines() {
+        let ranges = crate::text::sentences(line);
+        for r in ranges {
+            let text = line[r].trim().to_string();
+            // A lone marker after a sentence belongs to that sentence.
+            let cites = citations(&text);
+            let only_marker = text
+                .chars()
+                .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
+            if only_marker
+                && !cites.is_empty()
+                && let Some(last) = claims.last_mut()
+            {
+                let last: &mut Claim = last;
+                last.citations.extend(cites);
+                last.issue = issue_of(&last.citations, statuses);
+                continue;
+            }
+            if !text.chars().any(char::is_alphanumeric) {
+                continue;
+            }
+            let issue = issue_of(&cites, statuses);
+            claims.push(Claim {
+                text,
+                citations: cites,
+                issue,
+            });
+        }
+    }
+    claims
+}
+
+fn issue_of(cites: &[usize], statuses: &[Status]) -> Option<ClaimIssue> {
+    if cites.is_empty() {
+        return Some(ClaimIssue::Uncited);
+    }
+    if cites.iter().any(|&n| n == 0 || n > statuses.len())
+        && cites.iter().all(|&n| n == 0 || n > statuses.len())
+    {
+        return Some(ClaimIssue::CitesMissing);
+    }
+    let kept = cites
+        .iter()
+        .filter(|&&n| n >= 1 && n <= statuses.len())
+        .any(|&n| statuses[n - 1] != Status::Dropped);
+    if kept {
+        None
+    } else {
+        Some(ClaimIssue::CitesDroppedOnly)
+    }
+}
+
+/// Confidence from the gate's top score (`None` when refused), the snippet
+/// statuses and the claims.
+pub fn confidence(
+    top_score: Option<f32>,
+    high_score: f32,
+    statuses: &[Status],
+    claims: &[Claim],
+) -> Confidence {
+    let Some(top) = top_score else {
+        return Confidence::None;
+    };
+    let validated = statuses.iter().filter(|s| **s == Status::Validated).count();
+    let flagged = statuses.iter().filter(|s| **s == Status::Flagged).count();
+    if validated == 0 || claims.iter().any(|c| c.issue.is_some()) {
+        return Confidence::Low;
+    }
+    if top >= high_score && flagged == 0 {
+        Confidence::High
+    } else {
+        Confidence::Medium
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Status::*;
+
+    #[test]
+    fn finds_citation_markers() {
+        assert_eq!(citations("It was lit in 1810 [1]."), [1]);
+        assert_eq!(citations("Both [1, 3] and [2][3]."), [1, 3, 2]);
+        assert!(citations("An array [x] and [] and [1a].").is_empty());
+    }
+
+    #[test]
+    fn marks_uncited_and_dropped_only_claims() {
+        let summary = "The tower was lit in 1810 [1]. Keepers loved it. It burned whale oil [2].\nA later claim [3]. Ghost [9].";
+        let claims = check_claims(summary, &[Validated, Dropped, Flagged]);
+        let issues: Vec<_> = claims.iter().map(|c| (c.text.as_str(), c.issue)).collect();
+        assert_eq!(
+            issues,
+            [
+                ("The tower was lit in 1810 [1].", None),
+                ("Keepers loved it.", Some(ClaimIssue::Uncited)),
+                (
+                    "It burned whale oil [2].",
+                    Some(ClaimIssue::CitesDroppedOnly)
+                ),
+                ("A later claim [3].", None),
+                ("Ghost [9].", Some(ClaimIssue::CitesMissing)),
+            ]
+        );
+    }
+
+    #[test]
+    fn confidence_table() {
+        let ok = check_claims("A [1].", &[Validated]);
+        assert_eq!(
+            confidence(Some(0.9), 0.6, &[Validated], &ok),
+            Confidence::High
+        );
+        assert_eq!(
+            confidence(Some(0.4), 0.6, &[Validated], &ok),
+            Confidence::Medium
+        );
+        assert_eq!(
+            confidence(Some(0.9), 0.6, &[Validated, Flagged], &ok),
+            Confidence::Medium
+        );
+        let bad = check_claims("A [1]. B.", &[Validated]);
+        assert_eq!(
+            confidence(Some(0.9), 0.6, &[Validated], &bad),
+            Confidence::Low
+        );
+        assert_eq!(confidence(Some(0.9), 0.6, &[Dropped], &ok), Confidence::Low);
+        assert_eq!(confidence(None, 0.6, &[], &[]), Confidence::None);
+    }
+}

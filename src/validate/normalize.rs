@@ -1,0 +1,326 @@
+//! The documented normalization (see the module docs of [`crate::validate`])
+//! with a map from every normalized char back to the original text.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// A normalized text and, for each of its chars, where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Normalized {
+    /// The normalized text.
+    pub text: String,
+    /// `map[i]`: index (in chars) of the original char that normalized char
+    /// `i` came from: the first char of its cluster, or the first whitespace
+    /// char of a collapsed run.
+    pub map: Vec<usize>,
+    /// `ends[i]`: one past the last original char of that cluster, so that
+    /// `map[i]..ends[i]` always covers whole original chars (a ligature such
+    /// as 'ﬁ' gives "fi": both chars map to the same one-char range; "e" +
+    /// U+0301 gives "é", mapped to the two-char range).
+    pub ends: Vec<usize>,
+}
+
+impl Normalized {
+    /// Number of normalized chars.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Original char range covered by normalized chars `start..end`
+    /// (`start < end`).
+    pub fn original_range(&self, start: usize, end: usize) -> (usize, usize) {
+        (self.map[start], self.ends[end - 1])
+    }
+}
+
+const ZWJ: char = '\u{200D}';
+
+/// Chars that are dropped before anything else looks at the text.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{FEFF}')
+}
+
+/// Hyphens that may end a line inside a hyphenated word.
+fn is_line_hyphen(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Punctuation folding: quotes, dashes. Applied before and after NFKC (NFKC
+/// would turn '″' into two primes and leaves some dashes alone).
+fn fold_punct(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
+        | '\u{00BB}' => '"',
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' | '\u{2043}' => '-',
+        c => c,
+    }
+}
+
+/// Does `d` (following `prev`) belong to the same cluster as `prev`?
+/// Combining marks, joiners, variation selectors, emoji modifiers, and the
+/// char after a zero-width joiner stay with the char they modify. Only
+/// looks forward, so a slice cut at cluster boundaries clusters the same.
+fn extends(prev: char, d: char) -> bool {
+    if d.is_ascii() {
+        return false;
+    }
+    is_combining_mark(d)
+        || d == ZWJ
+        || (prev == ZWJ && !d.is_whitespace())
+        || matches!(d, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' | '\u{1F3FB}'..='\u{1F3FF}')
+        // Hangul medial vowels and final consonants compose with what precedes.
+        || matches!(d, '\u{1160}'..='\u{11FF}')
+}
+
+struct Out {
+    n: Normalized,
+    /// Original range of the first whitespace char of a pending run.
+    pending_ws: Option<(usize, usize)>,
+}
+
+impl Out {
+    #[inline(always)]
+    fn ws(&mut self, start: usize, end: usize) {
+        if self.pending_ws.is_none() {
+            self.pending_ws = Some((start, end));
+        }
+    }
+
+    /// Emit the pending whitespace run as one space (none at the start).
+    #[inline(always)]
+    fn flush_ws(&mut self) {
+        if let Some((ws, we)) = self.pending_ws.take()
+            && !self.n.map.is_empty()
+        {
+            self.n.text.push(' ');
+            self.n.map.push(ws);
+            self.n.ends.push(we);
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, c: char, start: usize, end: usize) {
+        self.flush_ws();
+        self.n.text.push(c);
+        self.n.map.push(start);
+        self.n.ends.push(end);
+    }
+}
+
+/// After a hyphen at byte `from` of `s` (the hyphen excluded): whitespace
+/// containing a line break, then a letter? Returns (byte, chars) skipped.
+fn line_hyphen_tail(s: &str, from: usize) -> Option<(usize, usize)> {
+    let mut saw_break = false;
+    let mut n = 0;
+    for (b, c) in s[from..].char_indices() {
+        if c.is_whitespace() {
+            saw_break |= is_line_break(c);
+            n += 1;
+        } else {
+            return (saw_break && c.is_alphabetic()).then_some((b, n));
+        }
+    }
+    None
+}
+
+/// ASCII, not whitespace, not a hyphen.
+#[inline(always)]
+fn is_word_byte(x: u8) -> bool {
+    x < 0x80 && x != b'-' && !matches!(x, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
+}
+
+#[inline]
+fn char_at(s: &str, b: usize) -> char {
+    s[b..].chars().next().unwrap_or('\0')
+}
+
+/// Normalize `s` (see the module docs) keeping the char map.
+pub fn normalize(s: &str) -> Normalized {
+    let bytes = s.as_bytes();
+    let len = bytes.len();
+    let mut out = Out {
+        n: Normalized {
+            text: String::with_capacity(len),
+            map: Vec::with_capacity(len),
+            ends: Vec::with_capacity(len),
+        },
+        pending_ws: None,
+    };
+    let mut buf: Vec<char> = Vec::new();
+    let mut cluster: Vec<char> = Vec::new();
+    // Byte and char position; the original char before them.
+    let (mut b, mut i) = (0usize, 0usize);
+    let mut prev = '\0';
+    let mut low: Vec<u8> = Vec::new();
+    while b < len {
+        let x = bytes[b];
+        // Fastest path: a run of ASCII word chars, with single spaces and
+        // hyphens between them, that no combining char follows: it
+        // normalizes to itself, lowercased, char for char.
+        if is_word_byte(x) {
+            let mut e = b + 1;
+            while e < len {
+                let y = bytes[e];
+                if is_word_byte(y) {
+                    e += 1;
+                } else if (y == b' ' || y == b'-') && e + 1 < len && is_word_byte(bytes[e + 1]) {
+                    e += 2;
+                } else {
+                    break;
+                }
+            }
+            if e < len && bytes[e] >= 0x80 {
+                e -= 1; // its last char may take a combining mark
+            }
+            if e > b {
+                let n = e - b;
+                out.flush_ws();
+                low.clear();
+                low.extend(bytes[b..e].iter().map(u8::to_ascii_lowercase));
+                out.n
+                    .text
+                    .push_str(std::str::from_utf8(&low).expect("ASCII"));
+                out.n.map.extend(i..i + n);
+                out.n.ends.extend(i + 1..i + n + 1);
+                prev = bytes[e - 1] as char;
+                b = e;
+                i += n;
+                continue;
+            }
+        }
+        // Fast path: an ASCII char that no combining char follows.
+        if x < 0x80
+            && (b + 1 == len || bytes[b + 1] < 0x80 || !extends(x as char, char_at(s, b + 1)))
+        {
+            match x {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => out.ws(i, i + 1),
+                b'-' if prev.is_alphabetic() => {
+                    if let Some((skip_b, skip_c)) = line_hyphen_tail(s, b + 1) {
+                        // Joined: drop the hyphen and the whitespace.
+                        b += 1 + skip_b;
+                        i += 1 + skip_c;
+                        prev = ' ';
+                        continue;
+                    }
+                    out.push('-', i, i + 1);
+                }
+                _ => out.push(x.to_ascii_lowercase() as char, i, i + 1),
+            }
+            prev = x as char;
+            b += 1;
+            i += 1;
+            continue;
+        }
+        let c = char_at(s, b);
+        if is_line_hyphen(c)
+            && prev.is_alphabetic()
+            && let Some((skip_b, skip_c)) = line_hyphen_tail(s, b + c.len_utf8())
+        {
+            b += c.len_utf8() + skip_b;
+            i += 1 + skip_c;
+            prev = ' ';
+            continue;
+        }
+        // The cluster: c and what extends it.
+        cluster.clear();
+        cluster.push(c);
+        let mut nb = b + c.len_utf8();
+        while nb < len {
+            let d = char_at(s, nb);
+            if !extends(*cluster.last().unwrap(), d) {
+                break;
+            }
+            cluster.push(d);
+            nb += d.len_utf8();
+        }
+        let k = i + cluster.len();
+        buf.clear();
+        let folded = cluster
+            .iter()
+            .copied()
+            .filter(|&c| !is_invisible(c))
+            .map(fold_punct);
+        if cluster.len() == 1
+            && unicode_normalization::is_nfkc_quick(folded.clone())
+                == unicode_normalization::IsNormalized::Yes
+        {
+            buf.extend(folded);
+        } else {
+            buf.extend(folded.nfkc());
+        }
+        for &d in &buf {
+            let d = fold_punct(d);
+            if is_invisible(d) {
+                continue;
+            }
+            for e in d.to_lowercase() {
+                if e.is_whitespace() {
+                    out.ws(i, k);
+                } else {
+                    out.push(e, i, k);
+                }
+            }
+        }
+        prev = *cluster.last().unwrap();
+        b = nb;
+        i = k;
+    }
+    out.n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_every_char_back() {
+        let s = "  The “ﬁne” Light-\n  house\u{00A0}— café  ";
+        let n = normalize(s);
+        assert_eq!(n.text, "the \"fine\" lighthouse - café");
+        assert_eq!(n.text.chars().count(), n.map.len());
+        let orig: Vec<char> = s.chars().collect();
+        // 'f' and 'i' both come from the ligature.
+        let f = n.text.chars().position(|c| c == 'f').unwrap();
+        assert_eq!(orig[n.map[f]], 'ﬁ');
+        assert_eq!(n.map[f], n.map[f + 1]);
+        assert_eq!(n.ends[f], n.map[f] + 1);
+        // 'h' of "house" maps after the line break.
+        let h = n.text.find("house").unwrap();
+        let h = n.text[..h].chars().count();
+        assert_eq!(orig[n.map[h]], 'h');
+    }
+
+    #[test]
+    fn decomposed_accents_compose_into_one_cluster() {
+        let s = "cafe\u{0301} au lait";
+        let n = normalize(s);
+        assert_eq!(n.text, "café au lait");
+        assert_eq!((n.map[3], n.ends[3]), (3, 5));
+    }
+
+    #[test]
+    fn ellipsis_primes_and_invisibles() {
+        assert_eq!(normalize("wait…  ″x″ ′y′").text, "wait... \"x\" 'y'");
+        assert_eq!(
+            normalize("zero\u{200B}width\u{FEFF} soft\u{00AD}hy").text,
+            "zerowidth softhy"
+        );
+        assert_eq!(normalize("a \u{200B} b").text, "a b");
+        assert_eq!(normalize("light\u{00AD}\nhouse").text, "lighthouse");
+        assert_eq!(normalize("well-known").text, "well-known");
+        assert_eq!(normalize("1 -\n2").text, "1 - 2");
+    }
+}

@@ -1,0 +1,602 @@
+use super::*;
+use proptest::prelude::*;
+
+const EDDY: &str = "The first Eddystone lighthouse was built by Henry Winstanley in 1698. \
+It was an ornate wooden tower, and the great storm of 1703 swept it away with its builder. \
+John Smeaton's tower of 1759 used dovetailed granite blocks and hydraulic lime. \
+It stood until 1877, when erosion of the rock beneath it forced its replacement.";
+
+const FRESNEL: &str = "Augustin Fresnel presented his lens to the Commission des Phares in 1822. \
+By dividing a large lens into concentric rings of prisms, he cut its weight and its loss of light.";
+
+fn chunks() -> Vec<ChunkRef<'static>> {
+    vec![
+        ChunkRef {
+            id: "eddy#0",
+            source_id: "eddystone",
+            text: EDDY,
+        },
+        ChunkRef {
+            id: "fresnel#0",
+            source_id: "fresnel",
+            text: FRESNEL,
+        },
+    ]
+}
+
+fn one(id: &'static str, source: &'static str, text: &'static str) -> Vec<ChunkRef<'static>> {
+    vec![ChunkRef {
+        id,
+        source_id: source,
+        text,
+    }]
+}
+
+fn cfg() -> ValidateConfig {
+    ValidateConfig::default()
+}
+
+/// Char range of the first occurrence of `needle` in `hay`.
+fn char_range(hay: &str, needle: &str) -> (usize, usize) {
+    let b = hay.find(needle).expect("needle in hay");
+    let s = hay[..b].chars().count();
+    (s, s + needle.chars().count())
+}
+
+fn span_text<'a>(chunks: &[ChunkRef<'a>], sp: &Span) -> &'a str {
+    let c = chunks.iter().find(|c| c.id == sp.chunk_id).unwrap();
+    slice_chars(c.text, sp.start, sp.end)
+}
+
+/// copy_text is the chunk's own text at the spans.
+fn check_copy(chunks: &[ChunkRef<'_>], v: &Validation) {
+    let expected: Vec<&str> = v.spans.iter().map(|s| span_text(chunks, s)).collect();
+    assert_eq!(v.copy_text.as_deref(), Some(expected.join(" … ").as_str()));
+}
+
+#[test]
+fn verbatim_with_exact_span() {
+    let cs = chunks();
+    let q = "John Smeaton's tower of 1759 used dovetailed granite blocks";
+    let v = validate(q, "eddystone", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Verbatim);
+    assert_eq!(v.status, Status::Validated);
+    assert_eq!(v.similarity, 1.0);
+    let (s, e) = char_range(EDDY, q);
+    assert_eq!(
+        v.spans,
+        [Span {
+            chunk_id: "eddy#0".into(),
+            start: s,
+            end: e
+        }]
+    );
+    assert_eq!(v.copy_text.as_deref(), Some(q));
+    assert_eq!(v.found_source_id.as_deref(), Some("eddystone"));
+}
+
+/// Normalized match: verdict, span slice = `expect`, and the slice
+/// normalizes to the normalized snippet.
+fn assert_normalized(source: &'static str, snippet: &str, expect: &str) {
+    let cs = one("c#0", "s", source);
+    let v = validate(snippet, "s", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized, "{snippet:?}: {v:?}");
+    assert_eq!(v.status, Status::Validated);
+    assert_eq!(v.spans.len(), 1);
+    let (s, e) = char_range(source, expect);
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e), "{snippet:?}");
+    assert_eq!(v.copy_text.as_deref(), Some(expect));
+    assert_eq!(normalize(expect).text, normalize(snippet).text);
+}
+
+#[test]
+fn normalized_variants() {
+    assert_normalized(
+        "He called it “the brightest light in the world” at once.",
+        "called it \"the brightest light in the world\"",
+        "called it “the brightest light in the world”",
+    );
+    assert_normalized(
+        "The keeper’s log — kept daily — survives intact.",
+        "The keeper's log - kept daily - survives",
+        "The keeper’s log — kept daily — survives",
+    );
+    assert_normalized(
+        "Fog Signals Were Sounded Every Minute.",
+        "fog signals were sounded every minute",
+        "Fog Signals Were Sounded Every Minute",
+    );
+    assert_normalized(
+        "The lamp burned\ncolza oil  until\r\n the 1860s.",
+        "The lamp burned colza oil until the 1860s.",
+        "The lamp burned\ncolza oil  until\r\n the 1860s.",
+    );
+    assert_normalized(
+        "A para\u{00AD}bolic reflector sat behind each lamp.",
+        "A parabolic reflector sat behind each lamp",
+        "A para\u{00AD}bolic reflector sat behind each lamp",
+    );
+    assert_normalized(
+        "The light-\nhouse stood on the reef for a century.",
+        "The lighthouse stood on the reef",
+        "The light-\nhouse stood on the reef",
+    );
+    assert_normalized(
+        "The light- \n   house stood on the reef for a century.",
+        "the lighthouse stood on the reef",
+        "The light- \n   house stood on the reef",
+    );
+    assert_normalized(
+        "It weighed 8\u{00A0}tonnes in all, lens and frame.",
+        "It weighed 8 tonnes in all",
+        "It weighed 8\u{00A0}tonnes in all",
+    );
+    assert_normalized(
+        "The ﬁrst order lens was ﬁtted in 1824 at Cordouan.",
+        "The first order lens was fitted in 1824",
+        "The ﬁrst order lens was ﬁtted in 1824",
+    );
+    assert_normalized(
+        "He wrote… nothing more that night, then slept.",
+        "He wrote... nothing more that night",
+        "He wrote… nothing more that night",
+    );
+}
+
+#[test]
+fn unicode_spans_are_in_chars() {
+    let src = "Le phare de Cordouan, « roi des phares », éclaire l’estuaire. \
+               灯台の光は遠くまで届く。 Les marins 🚢 le voient de très loin.";
+    let cs = one("u#0", "u", src);
+    let q = "éclaire l’estuaire. 灯台の光は遠くまで届く。 Les marins 🚢 le voient";
+    let v = validate(q, "u", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Verbatim);
+    let (s, e) = char_range(src, q);
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e));
+    assert_ne!(src.find(q).unwrap(), s, "byte and char offsets differ here");
+    // A normalized variant maps back to the same chars.
+    let q2 = "ÉCLAIRE L'ESTUAIRE. 灯台の光は遠くまで届く。 les marins 🚢 le voient";
+    let v = validate(q2, "u", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized);
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e));
+    assert_eq!(v.copy_text.as_deref(), Some(q));
+    // Decomposed accents in the source still match precomposed ones.
+    let cs = one("d#0", "d", "Le phare e\u{0301}claire l'estuaire la nuit.");
+    let v = validate("phare éclaire l'estuaire la", "d", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized);
+    let (s, e) = char_range(cs[0].text, "phare e\u{0301}claire l'estuaire la");
+    assert_eq!((s, e), (3, 31));
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e));
+}
+
+#[test]
+fn snippet_splitting_a_cluster_is_not_validated() {
+    // The source's "é" is e + U+0301; a snippet ending in the bare "e"
+    // is an exact byte substring but not the same word.
+    let src = "Le phare se dresse sur la cote\u{0301} sauvage.";
+    let cs = one("d#0", "d", src);
+    let v = validate("Le phare se dresse sur la cote", "d", &cs, &cfg());
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+}
+
+#[test]
+fn reversed_sentences_are_non_contiguous() {
+    let cs = chunks();
+    let s1 = "The first Eddystone lighthouse was built by Henry Winstanley in 1698.";
+    let s2 = "It was an ornate wooden tower, and the great storm of 1703 swept it away with its builder.";
+    let v = validate(&format!("{s2} {s1}"), "eddystone", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::NonContiguous);
+    assert_eq!(v.status, Status::Flagged);
+    let r1 = char_range(EDDY, s1);
+    let r2 = char_range(EDDY, s2);
+    let got: Vec<(usize, usize)> = v.spans.iter().map(|s| (s.start, s.end)).collect();
+    assert_eq!(got, [r2, r1]);
+    assert!(
+        v.note.contains("sentence 2 precedes sentence 1"),
+        "{}",
+        v.note
+    );
+    assert!(v.similarity < 1.0);
+    check_copy(&cs, &v);
+    assert_eq!(v.copy_text.unwrap(), format!("{s2} … {s1}"));
+}
+
+#[test]
+fn skipped_sentence_is_non_contiguous() {
+    let cs = chunks();
+    let s1 = "The first Eddystone lighthouse was built by Henry Winstanley in 1698.";
+    let s3 = "John Smeaton's tower of 1759 used dovetailed granite blocks and hydraulic lime.";
+    let v = validate(&format!("{s1} {s3}"), "eddystone", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::NonContiguous);
+    let got: Vec<(usize, usize)> = v.spans.iter().map(|s| (s.start, s.end)).collect();
+    assert_eq!(got, [char_range(EDDY, s1), char_range(EDDY, s3)]);
+    assert!(
+        v.note.contains("between sentence 1 and sentence 2"),
+        "{}",
+        v.note
+    );
+    check_copy(&cs, &v);
+    // An elision mark splits parts too.
+    let v = validate(
+        "The first Eddystone lighthouse … the great storm of 1703 swept it away",
+        "eddystone",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::NonContiguous);
+    assert_eq!(v.spans.len(), 2);
+    check_copy(&cs, &v);
+}
+
+#[test]
+fn sentences_from_two_chunks_of_the_cited_source_are_non_contiguous() {
+    let cs = vec![
+        ChunkRef {
+            id: "e#0",
+            source_id: "e",
+            text: "Winstanley built the first tower in 1698. It fell in 1703.",
+        },
+        ChunkRef {
+            id: "e#1",
+            source_id: "e",
+            text: "Smeaton used granite and lime in 1759. His tower was moved to Plymouth Hoe.",
+        },
+    ];
+    let v = validate(
+        "Winstanley built the first tower in 1698. Smeaton used granite and lime in 1759.",
+        "e",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::NonContiguous);
+    assert_eq!(v.spans[0].chunk_id, "e#0");
+    assert_eq!(v.spans[1].chunk_id, "e#1");
+    check_copy(&cs, &v);
+}
+
+#[test]
+fn adjacent_sentences_with_odd_spacing_are_not_spliced() {
+    let cs = one(
+        "a#0",
+        "a",
+        "The lamp was lit at dusk.The keeper slept at dawn.",
+    );
+    let v = validate(
+        "The lamp was lit at dusk. The keeper slept at dawn.",
+        "a",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Fuzzy, "{v:?}");
+}
+
+#[test]
+fn passage_of_another_source_is_misattributed() {
+    let cs = chunks();
+    let q = "he cut its weight and its loss of light";
+    let v = validate(q, "eddystone", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Misattributed);
+    assert_eq!(v.status, Status::Flagged);
+    assert_eq!(v.found_source_id.as_deref(), Some("fresnel"));
+    assert_eq!(v.spans[0].chunk_id, "fresnel#0");
+    let (s, e) = char_range(FRESNEL, q);
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e));
+    check_copy(&cs, &v);
+    // Also after normalization.
+    let v = validate(
+        "HE CUT ITS WEIGHT and its loss of light",
+        "eddystone",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Misattributed);
+    assert_eq!(v.copy_text.as_deref(), Some(q));
+}
+
+#[test]
+fn unknown_cited_source_is_misattributed_when_found_elsewhere() {
+    let cs = chunks();
+    let v = validate(
+        "used dovetailed granite blocks and hydraulic lime",
+        "no-such-source",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Misattributed);
+    assert_eq!(v.found_source_id.as_deref(), Some("eddystone"));
+    assert!(
+        v.note.contains("not among the retrieved sources"),
+        "{}",
+        v.note
+    );
+    check_copy(&cs, &v);
+}
+
+#[test]
+fn paraphrase_and_fabrication_are_not_found() {
+    let cs = chunks();
+    let v = validate(
+        "Smeaton built his 1759 tower from interlocking granite stones set in lime that hardens underwater.",
+        "eddystone",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::NotFound);
+    assert_eq!(v.status, Status::Dropped);
+    assert!(v.spans.is_empty() && v.copy_text.is_none());
+    assert!(v.similarity > 0.0 && v.similarity < 0.85);
+    let v = validate(
+        "The Eddystone keepers kept a pet parrot that warned ships in thick fog.",
+        "eddystone",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::NotFound);
+    assert!(v.similarity < 0.85);
+}
+
+#[test]
+fn one_typo_is_fuzzy_with_the_real_span() {
+    let cs = chunks();
+    let real = "It was an ornate wooden tower, and the great storm of 1703 swept it away with its builder.";
+    let typo = "It was an ornate wooden tower, and the great strom of 1703 swept it away with its builder.";
+    let v = validate(typo, "eddystone", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Fuzzy);
+    assert_eq!(v.status, Status::Flagged);
+    assert!(
+        v.similarity > 0.85 && v.similarity < 1.0,
+        "{}",
+        v.similarity
+    );
+    let (s, e) = char_range(EDDY, real);
+    assert_eq!((v.spans[0].start, v.spans[0].end), (s, e));
+    assert_eq!(v.copy_text.as_deref(), Some(real));
+    check_copy(&cs, &v);
+    assert!(v.note.contains("2 edits"), "{}", v.note);
+}
+
+#[test]
+fn short_and_empty_snippets_are_too_short() {
+    let cs = chunks();
+    for q in ["lighthouse", "", "   ", "— …"] {
+        let v = validate(q, "eddystone", &cs, &cfg());
+        assert_eq!(v.verdict, Verdict::TooShort, "{q:?}");
+        assert_eq!(v.status, Status::Dropped);
+    }
+}
+
+#[test]
+fn no_chunks_at_all() {
+    let v = validate("a snippet of several words here", "x", &[], &cfg());
+    assert_eq!(v.verdict, Verdict::NotFound);
+}
+
+#[test]
+fn serializes_snake_case() {
+    let v = validate("lighthouse", "x", &[], &cfg());
+    let j = serde_json::to_value(&v).unwrap();
+    assert_eq!(j["verdict"], "too_short");
+    assert_eq!(j["status"], "dropped");
+    assert_eq!(
+        serde_json::to_value(Verdict::NonContiguous).unwrap(),
+        "non_contiguous"
+    );
+    let c: ValidateConfig = serde_json::from_str("{\"min_words\": 3}").unwrap();
+    assert_eq!(c.fuzzy_threshold, 0.85);
+    for v in [
+        Verdict::Verbatim,
+        Verdict::Normalized,
+        Verdict::Fuzzy,
+        Verdict::NonContiguous,
+        Verdict::Misattributed,
+        Verdict::NotFound,
+        Verdict::TooShort,
+    ] {
+        assert!(!v.describe().is_empty());
+    }
+}
+
+// ---- properties -------------------------------------------------------------
+
+/// Words and separators with no combining marks or line-end hyphens, so any
+/// char substring is a clean cut.
+fn clean_text() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "lamp",
+        "Keeper",
+        "café",
+        "naïve",
+        "灯台",
+        "光",
+        "🚢",
+        "“quoted”",
+        "l’île",
+        "—",
+        "ﬁne",
+        "1877,",
+        "rock.",
+        "Fog!",
+        "ÉTÉ",
+        "straße",
+        "x",
+    ]);
+    let sep = prop::sample::select(vec![
+        " ", " ", " ", "  ", "\n", "\u{00A0}", "\t", "\r\n", " \n ",
+    ]);
+    prop::collection::vec((word, sep), 8..40)
+        .prop_map(|v| v.into_iter().flat_map(|(w, s)| [w, s]).collect::<String>())
+}
+
+/// Anything goes: the nasty cases of the normalization.
+fn nasty_text() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "lamp",
+        "Keeper",
+        "light-\nhouse",
+        "light- \n house",
+        "para\u{00AD}bolic",
+        "e\u{0301}",
+        "ﬁ",
+        "“",
+        "”",
+        "’",
+        "'",
+        "\"",
+        "—",
+        "-",
+        "…",
+        "...",
+        "\u{200B}",
+        "\u{FEFF}",
+        "\u{00A0}",
+        " ",
+        "  ",
+        "\n",
+        "İ",
+        "Σ",
+        "ß",
+        "¨",
+        "ｆｕｌｌ",
+        "👨\u{200D}👩",
+        "a\u{0332}",
+        "灯",
+        ".",
+        "x",
+        "ab",
+    ]);
+    prop::collection::vec(piece, 4..60).prop_map(|v| v.concat())
+}
+
+fn char_sub(s: &str, a: usize, b: usize) -> String {
+    let n = s.chars().count();
+    let (a, b) = (a % (n + 1), b % (n + 1));
+    let (a, b) = (a.min(b), a.max(b));
+    s.chars().skip(a).take(b - a).collect()
+}
+
+/// Random edits that the normalization should absorb, and some it should not.
+fn mutate(s: &str, seed: u64) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = String::new();
+    for c in s.chars() {
+        match rng.u8(0..40) {
+            0 => out.extend(c.to_uppercase()),
+            1 if c == ' ' => out.push('\n'),
+            2 if c == '\'' => out.push('’'),
+            3 => {
+                out.push(c);
+                out.push('\u{00AD}')
+            }
+            4 => {}
+            5 => {
+                out.push(c);
+                out.push('e')
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn exact_substrings_are_verbatim(
+        texts in prop::collection::vec(clean_text(), 1..4),
+        pick in 0usize..4, a in 0usize..10_000, b in 0usize..10_000,
+    ) {
+        let pick = pick % texts.len();
+        let mut sub = char_sub(&texts[pick], a, b);
+        if word_count(&sub) < 4 {
+            sub = texts[pick].clone();
+        }
+        prop_assume!(word_count(&sub) >= 4);
+        let ids: Vec<String> = (0..texts.len()).map(|i| format!("c#{i}")).collect();
+        let cs: Vec<ChunkRef<'_>> = texts
+            .iter()
+            .zip(&ids)
+            .map(|(t, id)| ChunkRef { id, source_id: "s", text: t })
+            .collect();
+        let v = validate(&sub, "s", &cs, &cfg());
+        prop_assert_eq!(v.verdict, Verdict::Verbatim, "{:?} in {:?}", sub, texts);
+        let sp = &v.spans[0];
+        let chunk = cs.iter().find(|c| c.id == sp.chunk_id).unwrap();
+        prop_assert_eq!(slice_chars(chunk.text, sp.start, sp.end), sub.as_str());
+        // The first chunk holding it, at its first occurrence.
+        let first = cs.iter().position(|c| c.text.contains(&sub)).unwrap();
+        prop_assert_eq!(&sp.chunk_id, &ids[first]);
+        prop_assert_eq!(sp.start, char_offset(chunk.text, chunk.text.find(&sub).unwrap()));
+    }
+
+    #[test]
+    fn validated_means_normalized_substring(
+        text in nasty_text(), other in nasty_text(),
+        a in 0usize..10_000, b in 0usize..10_000, seed in any::<u64>(), kind in 0u8..3,
+    ) {
+        let snippet = match kind {
+            0 => char_sub(&text, a, b),
+            1 => mutate(&char_sub(&text, a, b), seed),
+            _ => char_sub(&other, a, b),
+        };
+        let cs = vec![
+            ChunkRef { id: "c#0", source_id: "s", text: &text },
+            ChunkRef { id: "o#0", source_id: "o", text: &other },
+        ];
+        let cfg = ValidateConfig { min_words: 1, ..cfg() };
+        let v = validate(&snippet, "s", &cs, &cfg);
+        let ns = normalize(&snippet).text;
+        if v.status == Status::Validated {
+            prop_assert!(normalize(&text).text.contains(&ns), "{:?} / {:?}", snippet, text);
+            let sp = &v.spans[0];
+            prop_assert_eq!(&sp.chunk_id, "c#0");
+            prop_assert_eq!(normalize(slice_chars(&text, sp.start, sp.end)).text, ns.clone());
+        }
+        // Whatever the verdict, spans point inside their chunk and
+        // copy_text is the chunk's text there.
+        for sp in &v.spans {
+            let c = cs.iter().find(|c| c.id == sp.chunk_id).unwrap();
+            prop_assert!(sp.start <= sp.end && sp.end <= c.text.chars().count());
+        }
+        if !v.spans.is_empty() {
+            check_copy(&cs, &v);
+        }
+        if matches!(v.verdict, Verdict::Misattributed) {
+            prop_assert!(normalize(&other).text.contains(&ns));
+        }
+    }
+
+    #[test]
+    fn normalize_map_is_monotonic_and_in_bounds(text in nasty_text()) {
+        let n = normalize(&text);
+        let len = text.chars().count();
+        prop_assert_eq!(n.text.chars().count(), n.map.len());
+        prop_assert_eq!(n.map.len(), n.ends.len());
+        for i in 0..n.map.len() {
+            prop_assert!(n.map[i] < n.ends[i] && n.ends[i] <= len);
+            if i > 0 {
+                prop_assert!(n.map[i - 1] <= n.map[i]);
+            }
+        }
+        prop_assert!(!n.text.starts_with(' ') && !n.text.ends_with(' ') && !n.text.contains("  "));
+    }
+}
+
+#[test]
+fn a_reused_validator_gives_the_same_verdicts() {
+    let cs = chunks();
+    let v = Validator::new(&cs);
+    for q in [
+        "John Smeaton's tower of 1759 used dovetailed granite blocks",
+        "JOHN SMEATON’S TOWER of 1759 used dovetailed granite blocks",
+        "he cut its weight and its loss of light",
+        "It was an ornate wooden tower, and the great strom of 1703 swept it away.",
+        "The Eddystone keepers kept a pet parrot that warned ships in thick fog.",
+        "lighthouse",
+    ] {
+        assert_eq!(
+            v.validate(q, "eddystone", &cfg()),
+            validate(q, "eddystone", &cs, &cfg())
+        );
+    }
+}

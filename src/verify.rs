@@ -1,0 +1,299 @@
+//! Verify quotes an author already has (JSON lines, or the quotations of a
+//! Markdown/text draft) against the whole corpus.
+
+use crate::config::Config;
+use crate::embed::Embedder;
+use crate::extract::Span;
+use crate::index::Index;
+use crate::retrieve::normalize_query;
+use crate::validate::{ChunkRef, Status, Validation, Validator, Verdict};
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// One quote to check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuoteInput {
+    pub quote: String,
+    /// A source id, file name or title the author attributes it to.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// 1-based line in the input file.
+    #[serde(default)]
+    pub line: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QuoteResult {
+    pub quote: String,
+    pub line: Option<usize>,
+    pub cited_source: Option<String>,
+    pub verdict: Verdict,
+    pub status: Status,
+    pub similarity: f32,
+    /// Where the passage is.
+    pub source_id: Option<String>,
+    pub source_title: Option<String>,
+    pub location: Option<String>,
+    pub spans: Vec<Span>,
+    /// The source's exact words at the span(s).
+    pub copy_text: Option<String>,
+    pub note: String,
+}
+
+/// Parse an input file: JSON lines when every non-blank line is a JSON
+/// object with a "quote"; otherwise a draft whose quotations are extracted.
+pub fn parse_input(text: &str, min_words: usize) -> Result<Vec<QuoteInput>> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let looks_json =
+        !lines.is_empty() && lines.iter().all(|(_, l)| l.trim_start().starts_with('{'));
+    if looks_json {
+        let mut out = Vec::new();
+        for (i, l) in lines {
+            let mut q: QuoteInput = serde_json::from_str(l)
+                .map_err(|e| anyhow::anyhow!("line {}: not a quote object ({e}); expected {{\"quote\": \"…\", \"source\": \"…\"}}", i + 1))?;
+            if q.quote.trim().is_empty() {
+                bail!("line {}: the quote is empty", i + 1);
+            }
+            q.line = Some(i + 1);
+            out.push(q);
+        }
+        return Ok(out);
+    }
+    Ok(draft_quotes(text, min_words))
+}
+
+/// Quotations in a draft: "…" and “…” spans and `>` block quotes, each of at
+/// least `min_words` words.
+pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
+    let mut out = Vec::new();
+    let words = |s: &str| s.split_whitespace().count();
+    // Block quotes: runs of lines starting with '>'.
+    let mut block: Vec<&str> = Vec::new();
+    let mut block_line = 0;
+    let mut in_code = false;
+    let all: Vec<&str> = text.lines().collect();
+    for (i, l) in all.iter().enumerate() {
+        let t = l.trim_start();
+        if t.starts_with("```") {
+            in_code = !in_code;
+        }
+        if !in_code && let Some(rest) = t.strip_prefix('>') {
+            if block.is_empty() {
+                block_line = i + 1;
+            }
+            block.push(rest.trim());
+            continue;
+        }
+        if !block.is_empty() {
+            let q = block.join(" ").trim().to_string();
+            if words(&q) >= min_words {
+                out.push(QuoteInput {
+                    quote: q,
+                    source: None,
+                    line: Some(block_line),
+                });
+            }
+            block.clear();
+        }
+    }
+    if !block.is_empty() {
+        let q = block.join(" ").trim().to_string();
+        if words(&q) >= min_words {
+            out.push(QuoteInput {
+                quote: q,
+                source: None,
+                line: Some(block_line),
+            });
+        }
+    }
+    // Inline quotations, outside block quotes; they may span lines.
+    let prose: String = all
+        .iter()
+        .map(|l| {
+            if l.trim_start().starts_with('>') {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let chars: Vec<char> = prose.chars().collect();
+    let line_of = |ci: usize| 1 + chars[..ci].iter().filter(|c| **c == '\n').count();
+    let mut i = 0;
+    while i < chars.len() {
+        let close = match chars[i] {
+            '“' => Some('”'),
+            '"' => Some('"'),
+            _ => None,
+        };
+        if let Some(close) = close
+            && let Some(len) = chars[i + 1..].iter().take(2000).position(|c| *c == close)
+        {
+            let q: String = chars[i + 1..i + 1 + len].iter().collect();
+            let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
+            if words(&q) >= min_words {
+                out.push(QuoteInput {
+                    quote: q,
+                    source: None,
+                    line: Some(line_of(i)),
+                });
+            }
+            i += len + 2;
+            continue;
+        }
+        i += 1;
+    }
+    out.sort_by_key(|q| q.line);
+    out
+}
+
+/// Resolve what an author wrote as a source to a source id of the index.
+fn resolve_source(index: &Index, given: &str) -> Option<String> {
+    let files = &index.manifest.files;
+    if files.contains_key(given) {
+        return Some(given.to_string());
+    }
+    let g = given.to_lowercase();
+    files
+        .iter()
+        .find(|(id, _)| id.to_lowercase().rsplit('/').next() == Some(g.as_str()))
+        .or_else(|| files.iter().find(|(_, f)| f.title.to_lowercase() == g))
+        .map(|(id, _)| id.clone())
+}
+
+/// Check each quote against candidate chunks from the whole index.
+pub fn verify(
+    index: &Index,
+    embedder: Option<&dyn Embedder>,
+    quotes: &[QuoteInput],
+    cfg: &Config,
+) -> Result<Vec<QuoteResult>> {
+    let mut out = Vec::with_capacity(quotes.len());
+    for q in quotes {
+        let cited = q.source.as_deref().and_then(|s| resolve_source(index, s));
+        let query = normalize_query(&q.quote.chars().take(600).collect::<String>());
+        let mut chunks: Vec<crate::chunk::Chunk> = index
+            .bm25(&query, 10)?
+            .into_iter()
+            .map(|h| h.chunk)
+            .collect();
+        if let Some(e) = embedder {
+            let v = e.embed(&[&q.quote])?.remove(0);
+            for (id, _) in index.vector_search(&v, 10) {
+                if !chunks.iter().any(|c| c.id == id)
+                    && let Some((c, _)) = index.chunk(&id)?
+                {
+                    chunks.push(c);
+                }
+            }
+        }
+        if let Some(src) = &cited {
+            for c in index.chunks_of(src)? {
+                if !chunks.iter().any(|x| x.id == c.id) {
+                    chunks.push(c);
+                }
+            }
+        }
+        let refs: Vec<ChunkRef<'_>> = chunks
+            .iter()
+            .map(|c| ChunkRef {
+                id: &c.id,
+                source_id: &c.source_id,
+                text: &c.text,
+            })
+            .collect();
+        let validator = Validator::new(&refs);
+        let v: Validation = match (&cited, &q.source) {
+            (Some(src), _) => validator.validate(&q.quote, src, &cfg.validate),
+            // Attributed to something that is not in the sources.
+            (None, Some(given)) => validator.validate(&q.quote, given, &cfg.validate),
+            // No attribution: whichever source holds it is right.
+            (None, None) => {
+                let mut sources: Vec<&str> = Vec::new();
+                for c in &chunks {
+                    if !sources.contains(&c.source_id.as_str()) {
+                        sources.push(&c.source_id);
+                    }
+                }
+                let mut best: Option<Validation> = None;
+                for s in sources {
+                    let v = validator.validate(&q.quote, s, &cfg.validate);
+                    let better = best.as_ref().is_none_or(|b| key(&v) > key(b));
+                    if better {
+                        best = Some(v);
+                    }
+                    if best.as_ref().is_some_and(|b| b.status == Status::Validated) {
+                        break;
+                    }
+                }
+                best.unwrap_or_else(|| validator.validate(&q.quote, "", &cfg.validate))
+            }
+        };
+        let found = v
+            .spans
+            .first()
+            .and_then(|sp| chunks.iter().find(|c| c.id == sp.chunk_id));
+        out.push(QuoteResult {
+            quote: q.quote.clone(),
+            line: q.line,
+            cited_source: q.source.clone(),
+            verdict: v.verdict,
+            status: v.status,
+            similarity: v.similarity,
+            source_id: found.map(|c| c.source_id.clone()),
+            source_title: found.map(|c| c.source_title.clone()),
+            location: found.map(|c| c.location.clone()),
+            spans: v.spans,
+            copy_text: v.copy_text,
+            note: v.note,
+        });
+    }
+    Ok(out)
+}
+
+fn key(v: &Validation) -> (u8, u32) {
+    let s = match v.status {
+        Status::Validated => 3,
+        Status::Flagged => 2,
+        Status::Dropped => 1,
+    };
+    (s, (v.similarity * 1e6) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracts_quotations_and_block_quotes_from_a_draft() {
+        let draft = "# Chapter\n\nAs Stevenson wrote, “the light was first exhibited\non 1 February 1811” and \"short one\" was not.\n\n> The keeper trimmed the wick\n> every four hours.\n\n```\n> not a quote in code\n```\n";
+        let q = draft_quotes(draft, 4);
+        let texts: Vec<_> = q.iter().map(|q| (q.quote.as_str(), q.line)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("the light was first exhibited on 1 February 1811", Some(3)),
+                ("The keeper trimmed the wick every four hours.", Some(6)),
+            ]
+        );
+    }
+
+    #[test]
+    fn parses_json_lines_with_clear_errors() {
+        let q = parse_input(
+            "{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n\n{\"quote\": \"e f g h\"}\n",
+            4,
+        )
+        .unwrap();
+        assert_eq!(q.len(), 2);
+        assert_eq!(q[0].source.as_deref(), Some("x.md"));
+        assert_eq!(q[1].line, Some(3));
+        let e = parse_input("{\"text\": 1}\n", 4).unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
+    }
+}
