@@ -1,1 +1,309 @@
-fn main() {}
+//! Scale benchmark of the core pipeline on a generated corpus.
+//!
+//! Run: `cargo bench --bench pipeline` (release). Environment:
+//! `RB_BENCH_MB` (corpus size, default 55), `RB_BENCH_QUERIES` (default 200).
+//!
+//! Reports, for a generated Markdown corpus of ~1,100 files:
+//! - index build (embeddings included) time, MB/s, chunks/s and peak memory
+//!   (measured in a child process: VmHWM);
+//! - unchanged re-index time, against the full build (ratio);
+//! - time to open the index ready to query;
+//! - query latency p50/p95 of retrieval + gate + budget + extraction +
+//!   validation at ~10k and ~100k chunks;
+//! - baseline in the same run: an exact (brute-force) vector scan over all
+//!   chunk vectors, against the HNSW search, with recall@10 of HNSW.
+
+use research_board::chunk::ChunkConfig;
+use research_board::config::Config;
+use research_board::embed::{self, Embedder, EmbedderKind};
+use research_board::index::{self, Index, UpdateOptions};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const WORDS: &[&str] = &[
+    "lamp", "keeper", "tower", "reef", "storm", "lens", "granite", "beacon", "fog", "oil",
+    "harbour", "light", "signal", "wick", "lantern", "rock", "coast", "ship", "wreck", "engineer",
+    "mortar", "gallery", "prism", "flash", "horn", "bell", "tide", "gale", "island", "cliff",
+    "buoy", "chart", "pilot", "mast", "hull", "deck", "crew", "rope", "anchor", "sail", "north",
+    "south", "winter", "summer", "night", "dawn", "watch", "log", "supply", "boat", "family",
+    "station", "service",
+];
+
+fn rng(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+/// A word drawn with a Zipf-like skew from a large synthetic vocabulary.
+fn word(seed: &mut u64) -> String {
+    let r = rng(seed);
+    let rank = ((r % 10_000) as f64 / 10_000.0).powi(3) * 20_000.0;
+    let rank = rank as usize;
+    if rank < WORDS.len() {
+        WORDS[rank].to_string()
+    } else {
+        // Pronounceable synthetic word, stable per rank.
+        let syll = [
+            "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "do", "fe", "gu",
+        ];
+        let mut w = String::new();
+        let mut x = rank;
+        for _ in 0..3 {
+            w.push_str(syll[x % syll.len()]);
+            x /= syll.len();
+        }
+        w
+    }
+}
+
+fn generate(dir: &Path, target_mb: usize) -> usize {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut total = 0usize;
+    let mut f = 0;
+    while total < target_mb * 1024 * 1024 {
+        let mut t = format!("# Volume {f}\n\n");
+        for sec in 0..8 {
+            t.push_str(&format!("## Section {sec} of volume {f}\n\n"));
+            for _p in 0..6 {
+                let sentences = 4 + rng(&mut seed) % 6;
+                for _ in 0..sentences {
+                    let n = 8 + rng(&mut seed) % 14;
+                    let mut s: Vec<String> = (0..n).map(|_| word(&mut seed)).collect();
+                    let mut c = s[0].chars();
+                    s[0] = c
+                        .next()
+                        .map(|x| x.to_uppercase().collect::<String>() + c.as_str())
+                        .unwrap_or_default();
+                    t.push_str(&s.join(" "));
+                    t.push_str(". ");
+                }
+                t.push_str("\n\n");
+            }
+        }
+        let sub = dir.join(format!("part-{:02}", f / 100));
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(sub.join(format!("vol-{f:04}.md")), &t).unwrap();
+        total += t.len();
+        f += 1;
+    }
+    f
+}
+
+fn peak_rss_mb() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn opts(max_tokens: usize) -> UpdateOptions {
+    UpdateOptions {
+        chunk: ChunkConfig {
+            max_tokens,
+            hard_max_tokens: max_tokens * 4,
+        },
+        limits: Default::default(),
+    }
+}
+
+/// Child mode: index and print "seconds chunks peak_mb".
+fn child(src: &Path, idx: &Path, max_tokens: usize) {
+    let e = embed::build(EmbedderKind::Builtin).unwrap();
+    let t = Instant::now();
+    let r = index::update(src, idx, &opts(max_tokens), e.as_deref(), &mut |_| {}).unwrap();
+    println!(
+        "{} {} {}",
+        t.elapsed().as_secs_f64(),
+        r.chunks_total,
+        peak_rss_mb()
+    );
+}
+
+fn run_child(src: &Path, idx: &Path, max_tokens: usize) -> (f64, usize, f64) {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--child-index",
+            src.to_str().unwrap(),
+            idx.to_str().unwrap(),
+            &max_tokens.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = String::from_utf8(out.stdout).unwrap();
+    let v: Vec<&str> = s.split_whitespace().collect();
+    (
+        v[0].parse().unwrap(),
+        v[1].parse().unwrap(),
+        v[2].parse().unwrap(),
+    )
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn queries(n: usize) -> Vec<String> {
+    let mut seed = 42u64;
+    (0..n)
+        .map(|i| {
+            let k = 3 + (i % 4);
+            let ws: Vec<String> = (0..k).map(|_| word(&mut seed)).collect();
+            format!("What does the text say about {}?", ws.join(" "))
+        })
+        .collect()
+}
+
+fn bench_scale(
+    label: &str,
+    src: &Path,
+    idx: &Path,
+    max_tokens: usize,
+    nq: usize,
+    e: &dyn Embedder,
+) {
+    let bytes: u64 = walk_size(src);
+    let (secs, chunks, peak) = run_child(src, idx, max_tokens);
+    println!(
+        "[{label}] index build: {chunks} chunks, {:.1} MB in {secs:.1} s = {:.2} MB/s, {:.0} chunks/s, peak RSS {peak:.0} MB",
+        bytes as f64 / 1048576.0,
+        bytes as f64 / 1048576.0 / secs,
+        chunks as f64 / secs
+    );
+    let t = Instant::now();
+    let r = index::update(src, idx, &opts(max_tokens), Some(e), &mut |_| {}).unwrap();
+    let unchanged = t.elapsed().as_secs_f64();
+    assert!(r.up_to_date);
+    println!(
+        "[{label}] unchanged re-index of {} files: {:.0} ms (full build / unchanged = {:.0}x)",
+        r.files_unchanged,
+        unchanged * 1e3,
+        secs / unchanged
+    );
+    let t = Instant::now();
+    let index = Index::open(idx).unwrap();
+    println!(
+        "[{label}] open index ready to query: {:.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let cfg = Config::default();
+    let qs = queries(nq);
+    // Warm up.
+    for q in qs.iter().take(5) {
+        research_board::pipeline::ask(&index, Some(e), &cfg, q).unwrap();
+    }
+    let mut lat = Vec::new();
+    for q in &qs {
+        let t = Instant::now();
+        research_board::pipeline::ask(&index, Some(e), &cfg, q).unwrap();
+        lat.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    println!(
+        "[{label}] query (retrieve+gate+budget+extract+validate) over {} queries: p50 {:.2} ms, p95 {:.2} ms",
+        qs.len(),
+        pct(&mut lat.clone(), 0.5),
+        pct(&mut lat, 0.95)
+    );
+
+    // Baseline: exact vector scan over every stored vector vs HNSW.
+    let generation = index.manifest.generation;
+    let (_, vectors) = index::read_vectors(&idx.join(format!("gen-{generation}.vectors"))).unwrap();
+    let mut exact_ms = Vec::new();
+    let mut hnsw_ms = Vec::new();
+    let mut recall = 0usize;
+    for q in qs.iter().take(50) {
+        let qv = e.embed(&[q]).unwrap().remove(0);
+        let t = Instant::now();
+        let mut scored: Vec<(f32, &str)> = vectors
+            .iter()
+            .map(|(id, v)| {
+                (
+                    v.iter().zip(&qv).map(|(a, b)| a * b).sum::<f32>(),
+                    id.as_str(),
+                )
+            })
+            .collect();
+        scored.select_nth_unstable_by(10, |a, b| b.0.total_cmp(&a.0));
+        let mut top: Vec<(f32, &str)> = scored[..10].to_vec();
+        top.sort_by(|a, b| b.0.total_cmp(&a.0));
+        exact_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let hits = index.vector_search(&qv, 10);
+        hnsw_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        recall += hits
+            .iter()
+            .filter(|(id, _)| top.iter().any(|(_, t)| t == id))
+            .count();
+    }
+    let (e50, h50) = (pct(&mut exact_ms, 0.5), pct(&mut hnsw_ms, 0.5));
+    println!(
+        "[{label}] vector top-10: exact scan p50 {e50:.2} ms (baseline), HNSW p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}",
+        e50 / h50,
+        recall as f64 / 500.0
+    );
+}
+
+fn walk_size(p: &Path) -> u64 {
+    let mut t = 0;
+    for e in std::fs::read_dir(p).unwrap().flatten() {
+        let m = e.metadata().unwrap();
+        t += if m.is_dir() {
+            walk_size(&e.path())
+        } else {
+            m.len()
+        };
+    }
+    t
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() >= 5 && args[1] == "--child-index" {
+        child(
+            Path::new(&args[2]),
+            Path::new(&args[3]),
+            args[4].parse().unwrap(),
+        );
+        return;
+    }
+    if args.iter().any(|a| a == "--list") {
+        return; // cargo bench --list
+    }
+    let mb: usize = std::env::var("RB_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(55);
+    let nq: usize = std::env::var("RB_BENCH_QUERIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let root: PathBuf = tempfile::tempdir().unwrap().keep();
+    println!(
+        "machine: {} cores; corpus in {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        root.display()
+    );
+    let e = embed::build(EmbedderKind::Builtin).unwrap().unwrap();
+
+    let small = root.join("small");
+    std::fs::create_dir_all(&small).unwrap();
+    let files = generate(&small, (mb / 5).max(1));
+    println!("generated {files} files for the 10k-chunk corpus");
+    bench_scale("10k", &small, &root.join("idx-small"), 128, nq, e.as_ref());
+
+    let big = root.join("big");
+    std::fs::create_dir_all(&big).unwrap();
+    let files = generate(&big, mb);
+    println!("generated {files} files for the 100k-chunk corpus");
+    bench_scale("100k", &big, &root.join("idx-big"), 128, nq, e.as_ref());
+    let _ = std::fs::remove_dir_all(&root);
+}

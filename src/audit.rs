@@ -54,8 +54,8 @@ pub fn record(dir: &Path, o: &QueryOutcome, debug: bool) -> Result<()> {
         validated: o.counts.validated,
         flagged: o.counts.flagged,
         dropped: o.counts.dropped,
-        tokens_in: o.usage.prompt_tokens,
-        tokens_out: o.usage.completion_tokens,
+        tokens_in: o.usage.prompt_tokens.unwrap_or(0) as usize,
+        tokens_out: o.usage.completion_tokens.unwrap_or(0) as usize,
         latency_ms: o.timings_ms.total,
     };
     append(&dir.join("audit.jsonl"), &serde_json::to_string(&line)?)?;

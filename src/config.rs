@@ -11,9 +11,14 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// `extractive` (default, offline) or `llm`.
+    pub engine: EngineKind,
+    /// Use the LLM to rerank candidates when the engine is `llm`.
+    pub rerank: bool,
+    pub llm: crate::llm::LlmConfig,
     pub embedder: EmbedderKind,
     pub chunk: ChunkConfig,
     pub retrieve: RetrieveConfig,
@@ -22,6 +27,48 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub validate: crate::validate::ValidateConfig,
     pub limits: LimitsConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            engine: EngineKind::Extractive,
+            rerank: true,
+            llm: Default::default(),
+            embedder: Default::default(),
+            chunk: Default::default(),
+            retrieve: Default::default(),
+            gate: Default::default(),
+            budget: Default::default(),
+            extract: Default::default(),
+            validate: Default::default(),
+            limits: Default::default(),
+        }
+    }
+}
+
+/// Which extractor answers questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// Built in, offline: selects whole sentences from the sources.
+    #[default]
+    Extractive,
+    /// An OpenAI-compatible chat model (OpenAI, llama.cpp, vLLM, Ollama).
+    Llm,
+}
+
+impl std::str::FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "extractive" => Ok(Self::Extractive),
+            "llm" => Ok(Self::Llm),
+            other => Err(format!(
+                "unknown engine '{other}' (expected: extractive, llm)"
+            )),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ pub mod extract;
 pub mod gate;
 pub mod index;
 pub mod ingest;
+pub mod llm;
 pub mod pipeline;
 pub mod retrieve;
 pub mod text;

@@ -4,11 +4,13 @@
 
 use crate::answer::{self, Claim, Confidence};
 use crate::budget::{self, Budget};
+use crate::chunk::Chunk;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::extract::{self, Span};
 use crate::gate::{self, Decision, GateDecision, REFUSAL, Reason, Tier};
 use crate::index::Index;
+use crate::llm::{LlmClient, Prompts};
 use crate::retrieve::{self, Candidate};
 use crate::validate::{ChunkRef, Status, Validation, Validator, Verdict};
 use anyhow::Result;
@@ -30,8 +32,10 @@ pub struct CandidateOut {
     pub vector_rank: Option<usize>,
     pub fused: f32,
     pub coverage: f32,
-    /// The score the gate used.
+    /// The score the gate used (retrieval tier).
     pub evidence: f32,
+    /// The LLM reranker's 0–3 score, when it ran.
+    pub rerank: Option<u8>,
     /// Kept for gate, budget and extraction (the top-k).
     pub kept: bool,
 }
@@ -73,13 +77,6 @@ pub struct Answer {
     pub confidence: Confidence,
 }
 
-/// Tokens an LLM used for this query (zero for the extractive engine).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Usage {
-    pub prompt_tokens: usize,
-    pub completion_tokens: usize,
-}
-
 /// Snippet counts by status.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct VerdictCounts {
@@ -93,6 +90,7 @@ pub struct Timings {
     pub retrieve: f64,
     pub gate: f64,
     pub budget: f64,
+    pub rerank: f64,
     pub extract: f64,
     pub validate: f64,
     pub total: f64,
@@ -114,7 +112,10 @@ pub struct QueryOutcome {
     pub snippets: Vec<SnippetOut>,
     pub counts: VerdictCounts,
     pub answer: Answer,
-    pub usage: Usage,
+    /// Tokens, time and requests the LLM calls took (zero for the engine).
+    pub usage: crate::llm::Usage,
+    /// Why the reranker did not run or failed, when it did not score.
+    pub rerank_error: Option<String>,
     pub timings_ms: Timings,
 }
 
@@ -122,106 +123,201 @@ fn ms(t: Instant) -> f64 {
     (t.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// Run the pipeline once for `query`.
+/// Which extractor (and reranker) a query uses.
+pub enum Engine<'a> {
+    /// The built-in extractive engine: no network, no reranker.
+    Extractive,
+    /// An OpenAI-compatible LLM for extraction, and for reranking unless
+    /// `rerank` is off.
+    Llm {
+        client: &'a LlmClient,
+        prompts: &'a Prompts,
+        rerank: bool,
+    },
+}
+
+/// Run the pipeline once for `query` with the built-in extractive engine.
 pub fn ask(
     index: &Index,
     embedder: Option<&dyn Embedder>,
     cfg: &Config,
     query: &str,
 ) -> Result<QueryOutcome> {
+    ask_with(index, embedder, cfg, query, &Engine::Extractive)
+}
+
+/// Run the pipeline once for `query` with `engine`.
+pub fn ask_with(
+    index: &Index,
+    embedder: Option<&dyn Embedder>,
+    cfg: &Config,
+    query: &str,
+    engine: &Engine<'_>,
+) -> Result<QueryOutcome> {
     let t_total = Instant::now();
     let mut timings = Timings::default();
 
+    // 1. Retrieve: the fused candidate pool.
     let t = Instant::now();
     let retrieval = retrieve::retrieve(index, embedder, query, &cfg.retrieve)?;
     timings.retrieve = ms(t);
     let top_k = cfg.retrieve.top_k.max(1);
-    let kept: Vec<&Candidate> = retrieval.candidates.iter().take(top_k).collect();
-    let kept_owned: Vec<Candidate> = kept.iter().map(|c| (*c).clone()).collect();
-
-    let t = Instant::now();
-    let mut decision = gate::retrieval_gate(
-        &gate::GateInput {
-            kept: &kept_owned,
-            query_terms: retrieval.terms.len(),
-            unknown_names: &retrieval.unknown_names,
-            unknown_share: retrieval.unknown_share,
-        },
-        &cfg.gate,
-    );
-    timings.gate = ms(t);
+    let pool = &retrieval.candidates;
 
     let mut outcome = QueryOutcome {
         query: query.to_string(),
         normalized_query: retrieval.normalized_query.clone(),
         unknown_names: retrieval.unknown_names.clone(),
         unknown_share: retrieval.unknown_share,
-        engine: "extractive".into(),
+        engine: match engine {
+            Engine::Extractive => "extractive".into(),
+            Engine::Llm { client, .. } => format!("llm:{}", client.config().model),
+        },
         embedder: embedder.map(|e| e.id().to_string()),
-        candidates: retrieval
-            .candidates
-            .iter()
-            .map(|c| CandidateOut {
-                rank: c.rank,
-                id: c.chunk.id.clone(),
-                source_id: c.chunk.source_id.clone(),
-                source_title: c.chunk.source_title.clone(),
-                location: c.chunk.location.clone(),
-                text: c.chunk.text.clone(),
-                bm25: c.bm25,
-                bm25_rank: c.bm25_rank,
-                vector: c.vector,
-                vector_rank: c.vector_rank,
-                fused: c.fused,
-                coverage: c.coverage,
-                evidence: gate::evidence(c, &cfg.gate),
-                kept: c.rank <= top_k,
-            })
-            .collect(),
-        gate: decision.clone(),
+        candidates: pool.iter().map(|c| candidate_out(c, cfg)).collect(),
+        gate: GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::NoChunksRetrieved,
+            Default::default(),
+        ),
         budget: None,
         snippets: Vec::new(),
         counts: VerdictCounts::default(),
         answer: refusal(),
-        usage: Usage::default(),
-        timings_ms: timings.clone(),
+        usage: crate::llm::Usage::default(),
+        rerank_error: None,
+        timings_ms: Timings::default(),
     };
-    if decision.refused() {
-        outcome.timings_ms.total = ms(t_total);
-        return Ok(outcome);
-    }
 
+    // 2. Rerank (LLM) and 3. gate. Without scores, the retrieval tier.
     let t = Instant::now();
-    let scored: Vec<(&crate::chunk::Chunk, f32)> = kept
-        .iter()
-        .map(|c| (&c.chunk, gate::evidence(c, &cfg.gate)))
-        .collect();
-    let (fit, budget) = budget::fit(&scored, 0, &cfg.budget);
-    timings.budget = ms(t);
-    outcome.budget = Some(budget);
-    if fit.is_empty() {
-        decision = post_gate(&decision, Reason::EmptyContextAfterBudget);
-        outcome.gate = decision;
+    let mut scores: Option<Vec<u8>> = None;
+    if let Engine::Llm {
+        client,
+        prompts,
+        rerank: true,
+    } = engine
+        && !pool.is_empty()
+    {
+        let chunks: Vec<&Chunk> = pool.iter().map(|c| &c.chunk).collect();
+        let r = crate::llm::block_on(crate::llm::rerank(
+            client,
+            query,
+            &chunks,
+            prompts,
+            client.config().rerank_concurrency,
+        ));
+        outcome.usage = outcome.usage + r.usage;
+        outcome.rerank_error = r.error;
+        scores = r.scores.filter(|s| s.len() == pool.len());
+    }
+    timings.rerank = ms(t);
+    let t = Instant::now();
+    // The kept chunks: best reranker scores (ties by fused rank), or the top
+    // of the fused pool.
+    let mut order: Vec<usize> = (0..pool.len()).collect();
+    if let Some(s) = &scores {
+        order.sort_by(|&a, &b| s[b].cmp(&s[a]).then(a.cmp(&b)));
+        for (i, c) in outcome.candidates.iter_mut().enumerate() {
+            c.rerank = Some(s[i]);
+        }
+    }
+    order.truncate(top_k);
+    for &i in &order {
+        outcome.candidates[i].kept = true;
+    }
+    let kept: Vec<&Candidate> = order.iter().map(|&i| &pool[i]).collect();
+    let decision = match &scores {
+        Some(s) => {
+            let kept_scores: Vec<u8> = order.iter().map(|&i| s[i]).collect();
+            let mut d = gate::reranked_gate(&kept_scores, &cfg.gate);
+            if retrieval.terms.is_empty() {
+                d = GateDecision::new(
+                    Decision::Refuse,
+                    Tier::Reranked,
+                    Reason::EmptyQuery,
+                    d.numbers,
+                );
+            }
+            d
+        }
+        None => {
+            let kept_owned: Vec<Candidate> = kept.iter().map(|c| (*c).clone()).collect();
+            gate::retrieval_gate(
+                &gate::GateInput {
+                    kept: &kept_owned,
+                    query_terms: retrieval.terms.len(),
+                    unknown_names: &retrieval.unknown_names,
+                    unknown_share: retrieval.unknown_share,
+                },
+                &cfg.gate,
+            )
+        }
+    };
+    timings.gate = ms(t);
+    outcome.gate = decision.clone();
+    if decision.refused() {
         timings.total = ms(t_total);
         outcome.timings_ms = timings;
         return Ok(outcome);
     }
 
+    // 4. Budget: drop the weakest chunks until the prompt fits.
     let t = Instant::now();
-    let chunks: Vec<&crate::chunk::Chunk> = fit.iter().map(|&i| scored[i].0).collect();
-    let analyze = |s: &str| index.analyze(s);
-    let extraction = extract::extractive(
-        &chunks,
-        &retrieval.terms,
-        &analyze,
-        embedder,
-        retrieval.query_vector.as_deref(),
-        &cfg.extract,
-    )?;
+    let scored: Vec<(&Chunk, f32)> = order
+        .iter()
+        .map(|&i| {
+            let score = match &scores {
+                Some(s) => s[i] as f32,
+                None => gate::evidence(&pool[i], &cfg.gate),
+            };
+            (&pool[i].chunk, score)
+        })
+        .collect();
+    let overhead = match engine {
+        Engine::Extractive => 0,
+        Engine::Llm { prompts, .. } => prompts.overhead_tokens(query),
+    };
+    let (fit, budget) = budget::fit(&scored, overhead, &cfg.budget);
+    timings.budget = ms(t);
+    outcome.budget = Some(budget);
+    if fit.is_empty() {
+        outcome.gate = post_gate(&decision, Reason::EmptyContextAfterBudget);
+        timings.total = ms(t_total);
+        outcome.timings_ms = timings;
+        return Ok(outcome);
+    }
+
+    // 5. Extract.
+    let t = Instant::now();
+    let chunks: Vec<&Chunk> = fit.iter().map(|&i| scored[i].0).collect();
+    let extraction = match engine {
+        Engine::Extractive => {
+            let analyze = |s: &str| index.analyze(s);
+            extract::extractive(
+                &chunks,
+                &retrieval.terms,
+                &analyze,
+                embedder,
+                retrieval.query_vector.as_deref(),
+                &cfg.extract,
+            )?
+        }
+        Engine::Llm {
+            client, prompts, ..
+        } => {
+            let (ex, usage) =
+                crate::llm::block_on(crate::llm::llm_extract(client, query, &chunks, prompts))?;
+            outcome.usage = outcome.usage + usage;
+            ex
+        }
+    };
     timings.extract = ms(t);
 
+    // 6. Validate every snippet, then 7. check the answer's claims.
     let t = Instant::now();
-    outcome.snippets = validate_snippets(index, &retrieval.candidates, &extraction.snippets, cfg)?;
+    outcome.snippets = validate_snippets(index, pool, &extraction.snippets, cfg)?;
     timings.validate = ms(t);
     let statuses: Vec<Status> = outcome.snippets.iter().map(|s| s.status).collect();
     outcome.counts = VerdictCounts {
@@ -235,7 +331,14 @@ pub fn ask(
         outcome.gate = post_gate(&decision, Reason::AllSnippetsDropped);
     } else {
         let claims = answer::check_claims(&extraction.summary, &statuses);
-        let top = decision.numbers.get("top_score").map(|x| *x as f32);
+        let top = match &scores {
+            // A reranker score of 3 ("contains the answer") is high.
+            Some(_) => decision
+                .numbers
+                .get("top_rerank_score")
+                .map(|x| (*x / 3.0) as f32),
+            None => decision.numbers.get("top_score").map(|x| *x as f32),
+        };
         let confidence =
             answer::confidence(top, cfg.gate.high_confidence_score, &statuses, &claims);
         outcome.answer = Answer {
@@ -249,6 +352,26 @@ pub fn ask(
     timings.total = ms(t_total);
     outcome.timings_ms = timings;
     Ok(outcome)
+}
+
+fn candidate_out(c: &Candidate, cfg: &Config) -> CandidateOut {
+    CandidateOut {
+        rank: c.rank,
+        id: c.chunk.id.clone(),
+        source_id: c.chunk.source_id.clone(),
+        source_title: c.chunk.source_title.clone(),
+        location: c.chunk.location.clone(),
+        text: c.chunk.text.clone(),
+        bm25: c.bm25,
+        bm25_rank: c.bm25_rank,
+        vector: c.vector,
+        vector_rank: c.vector_rank,
+        fused: c.fused,
+        coverage: c.coverage,
+        evidence: gate::evidence(c, &cfg.gate),
+        rerank: None,
+        kept: false,
+    }
 }
 
 /// Validate every snippet against the retrieved pool; a snippet not found

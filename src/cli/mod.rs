@@ -39,6 +39,18 @@ struct Common {
     /// Also write the whole pipeline of every query to the debug log.
     #[arg(long, global = true)]
     debug: bool,
+    /// Extractor: extractive (default, offline) or llm (OpenAI-compatible).
+    #[arg(long, global = true, value_name = "NAME")]
+    engine: Option<crate::config::EngineKind>,
+    /// LLM base URL, e.g. http://127.0.0.1:8080/v1 (env OPENAI_BASE_URL).
+    #[arg(long, global = true, value_name = "URL")]
+    base_url: Option<String>,
+    /// LLM model name (env OPENAI_MODEL).
+    #[arg(long, global = true, value_name = "NAME")]
+    model: Option<String>,
+    /// Do not let the LLM rerank candidates (the gate uses retrieval scores).
+    #[arg(long, global = true)]
+    no_rerank: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -110,6 +122,7 @@ pub fn main() -> i32 {
 struct Ctx {
     config: Config,
     embedder: Option<Box<dyn Embedder>>,
+    llm: Option<(crate::llm::LlmClient, crate::llm::Prompts)>,
 }
 
 impl Ctx {
@@ -118,12 +131,52 @@ impl Ctx {
         if let Some(k) = common.embedder {
             config.embedder = k;
         }
+        if let Some(e) = common.engine {
+            config.engine = e;
+        }
+        if common.no_rerank {
+            config.rerank = false;
+        }
+        // Environment over the config file, flags over both.
+        config.llm = config.llm.clone().from_env();
+        if let Some(u) = &common.base_url {
+            config.llm.base_url = u.clone();
+        }
+        if let Some(m) = &common.model {
+            config.llm.model = m.clone();
+        }
         let embedder = embed::build(config.embedder)?;
-        Ok(Ctx { config, embedder })
+        let llm = match config.engine {
+            crate::config::EngineKind::Extractive => None,
+            crate::config::EngineKind::Llm => {
+                let client = crate::llm::LlmClient::new(config.llm.clone())?;
+                let (prompts, warnings) = crate::llm::Prompts::for_config(&config.llm);
+                for w in warnings {
+                    eprintln!("warning: {w}");
+                }
+                Some((client, prompts))
+            }
+        };
+        Ok(Ctx {
+            config,
+            embedder,
+            llm,
+        })
     }
 
     fn embedder(&self) -> Option<&dyn Embedder> {
         self.embedder.as_deref()
+    }
+
+    fn engine(&self) -> crate::pipeline::Engine<'_> {
+        match &self.llm {
+            Some((client, prompts)) => crate::pipeline::Engine::Llm {
+                client,
+                prompts,
+                rerank: self.config.rerank,
+            },
+            None => crate::pipeline::Engine::Extractive,
+        }
     }
 }
 
@@ -227,7 +280,13 @@ fn run(cli: Cli) -> Result<i32> {
             }
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
-            let outcome = crate::pipeline::ask(&index, ctx.embedder(), &ctx.config, &question)?;
+            let outcome = crate::pipeline::ask_with(
+                &index,
+                ctx.embedder(),
+                &ctx.config,
+                &question,
+                &ctx.engine(),
+            )?;
             log_outcome(&outcome, common.debug);
             if json {
                 println!("{}", serde_json::to_string_pretty(&outcome)?);

@@ -11,7 +11,7 @@
 mod schema;
 mod vectors;
 
-pub use vectors::VectorStore;
+pub use vectors::{VectorStore, read_vectors};
 
 use crate::chunk::{Chunk, ChunkConfig, chunk_document};
 use crate::embed::Embedder;

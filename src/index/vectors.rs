@@ -221,6 +221,41 @@ mod tests {
     }
 
     #[test]
+    fn hnsw_recall_against_exact_search() {
+        let mut seed = 1u64;
+        let mut r = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 10_000) as f32 / 5_000.0 - 1.0
+        };
+        let vs: Vec<(String, Vec<f32>)> = (0..1500)
+            .map(|i| {
+                (
+                    format!("c{i}"),
+                    unit(&(0..64).map(|_| r()).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        let store = VectorStore::build(&vs);
+        let mut found = 0;
+        for q in vs.iter().step_by(30) {
+            let mut exact: Vec<(f32, &str)> = vs
+                .iter()
+                .map(|(id, v)| (crate::embed::dot(v, &q.1), id.as_str()))
+                .collect();
+            exact.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let hits = store.search(&q.1, 10);
+            found += hits
+                .iter()
+                .filter(|(id, _)| exact[..10].iter().any(|(_, e)| e == id))
+                .count();
+        }
+        let recall = found as f64 / 500.0;
+        assert!(recall >= 0.9, "recall@10 {recall}");
+    }
+
+    #[test]
     fn empty_store_searches_to_nothing() {
         let store = VectorStore::build(&[]);
         assert!(store.is_empty());

@@ -1,0 +1,608 @@
+//! The OpenAI-compatible chat completions client: one POST per attempt,
+//! bounded retries with backoff and full jitter on 429, 5xx, connection
+//! failures and timeouts, `Retry-After` honoured up to a cap.
+
+use super::config::LlmConfig;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use thiserror::Error;
+
+/// Most bytes of a reply body read before giving up on it.
+const MAX_BODY_BYTES: usize = 16 << 20;
+/// Chars of a server's error body kept in an error message.
+const BODY_EXCERPT_CHARS: usize = 300;
+
+/// What can go wrong talking to the LLM. Every message says what to do next;
+/// none contains the API key.
+#[derive(Debug, Error)]
+pub enum LlmError {
+    #[error("the LLM settings are not usable: {reason}")]
+    Config { reason: String },
+    #[error(
+        "the LLM server at {url} answered HTTP {status}{}: {body}{}",
+        attempts_note(*attempts),
+        hint_note(hint)
+    )]
+    Http {
+        url: String,
+        status: u16,
+        /// Start of the server's reply, whitespace collapsed, key removed.
+        body: String,
+        attempts: u32,
+        hint: &'static str,
+    },
+    #[error(
+        "the LLM server at {url} did not answer within {secs} s{}; is the model loaded, \
+         or does it need a longer llm.timeout_s?",
+        attempts_note(*attempts)
+    )]
+    Timeout {
+        url: String,
+        secs: f64,
+        attempts: u32,
+    },
+    #[error(
+        "cannot connect to the LLM server at {url}: {reason}{}; is the server running, \
+         and is the base URL (OPENAI_BASE_URL or llm.base_url) right?",
+        attempts_note(*attempts)
+    )]
+    Connect {
+        url: String,
+        reason: String,
+        attempts: u32,
+    },
+    #[error(
+        "the connection to the LLM server at {url} failed mid-reply: {reason}{}",
+        attempts_note(*attempts)
+    )]
+    Network {
+        url: String,
+        reason: String,
+        attempts: u32,
+    },
+    #[error("the LLM reply is not valid JSON: {reason}")]
+    Parse { reason: String },
+    #[error(
+        "the LLM reply was cut off at max_tokens ({max_tokens}) before its JSON was complete; \
+         raise llm.max_tokens or ask a narrower question"
+    )]
+    Truncated { max_tokens: u32 },
+    #[error("the LLM reply does not have the expected shape: {reason}")]
+    Schema { reason: String },
+}
+
+fn attempts_note(attempts: u32) -> String {
+    if attempts > 1 {
+        format!(" (after {attempts} attempts)")
+    } else {
+        String::new()
+    }
+}
+
+fn hint_note(hint: &str) -> String {
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!("; {hint}")
+    }
+}
+
+fn http_hint(status: u16) -> &'static str {
+    match status {
+        401 | 403 => "check the API key (OPENAI_API_KEY or llm.api_key)",
+        404 => "check the base URL (it usually ends in /v1) and the model name",
+        400 | 422 => {
+            "the server rejected the request; check the model name and whether it supports \
+             response_format json_object (try llm.json_schema = false)"
+        }
+        429 => "the server is rate limiting; wait and try again",
+        500..=599 => "the server failed; check its logs or try again later",
+        _ => "",
+    }
+}
+
+impl LlmError {
+    /// Whether another attempt may succeed.
+    fn retryable(&self) -> bool {
+        match self {
+            LlmError::Http { status, .. } => *status == 429 || *status >= 500,
+            LlmError::Timeout { .. } | LlmError::Connect { .. } | LlmError::Network { .. } => true,
+            _ => false,
+        }
+    }
+
+    fn set_attempts(&mut self, n: u32) {
+        match self {
+            LlmError::Http { attempts, .. }
+            | LlmError::Timeout { attempts, .. }
+            | LlmError::Connect { attempts, .. }
+            | LlmError::Network { attempts, .. } => *attempts = n,
+            _ => {}
+        }
+    }
+
+    /// The hint for an HTTP error (empty for the others).
+    pub fn hint(&self) -> &'static str {
+        match self {
+            LlmError::Http { hint, .. } => hint,
+            _ => "",
+        }
+    }
+}
+
+/// Tokens and time one or more calls took.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Usage {
+    /// From the server's `usage` field, when it sends one.
+    pub prompt_tokens: Option<u64>,
+    pub completion_tokens: Option<u64>,
+    /// Wall time, retries and waits included.
+    pub latency_ms: u64,
+    /// HTTP requests made.
+    pub attempts: u32,
+}
+
+/// Sum of two usages (tokens add when either side has them).
+impl std::ops::Add for Usage {
+    type Output = Usage;
+
+    fn add(self, other: Usage) -> Usage {
+        let sum = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        Usage {
+            prompt_tokens: sum(self.prompt_tokens, other.prompt_tokens),
+            completion_tokens: sum(self.completion_tokens, other.completion_tokens),
+            latency_ms: self.latency_ms + other.latency_ms,
+            attempts: self.attempts + other.attempts,
+        }
+    }
+}
+
+/// The model's answer to one chat call.
+#[derive(Debug, Clone)]
+pub struct ChatReply {
+    /// `choices[0].message.content`, never empty.
+    pub content: String,
+    pub usage: Usage,
+}
+
+/// An OpenAI-compatible chat completions client.
+///
+/// Pooled connections belong to the tokio runtime that opened them: use one
+/// client from one runtime (the TUI's, or [`super::block_on`]'s).
+#[derive(Clone)]
+pub struct LlmClient {
+    http: reqwest::Client,
+    cfg: LlmConfig,
+    url: String,
+}
+
+impl std::fmt::Debug for LlmClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmClient")
+            .field("url", &self.url)
+            .field("cfg", &self.cfg)
+            .finish()
+    }
+}
+
+fn secs(s: f64) -> Duration {
+    if s.is_finite() && s > 0.0 {
+        Duration::from_secs_f64(s.min(86_400.0))
+    } else {
+        Duration::from_millis(1)
+    }
+}
+
+impl LlmClient {
+    pub fn new(cfg: LlmConfig) -> Result<Self, LlmError> {
+        let base = cfg.base_url.trim();
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            return Err(LlmError::Config {
+                reason: format!(
+                    "the base URL {base:?} must start with http:// or https:// \
+                     (e.g. http://127.0.0.1:8080/v1)"
+                ),
+            });
+        }
+        if cfg.model.trim().is_empty() {
+            return Err(LlmError::Config {
+                reason: "no model name (set llm.model or OPENAI_MODEL)".into(),
+            });
+        }
+        if let Some(key) = &cfg.api_key
+            && reqwest::header::HeaderValue::from_str(&format!("Bearer {key}")).is_err()
+        {
+            return Err(LlmError::Config {
+                reason: "the API key contains characters not allowed in an HTTP header".into(),
+            });
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(secs(cfg.connect_timeout_s))
+            .timeout(secs(cfg.timeout_s))
+            .build()
+            .map_err(|e| LlmError::Config {
+                reason: format!("cannot set up the HTTP client: {e}"),
+            })?;
+        let url = cfg.endpoint();
+        Ok(LlmClient { http, cfg, url })
+    }
+
+    pub fn config(&self) -> &LlmConfig {
+        &self.cfg
+    }
+
+    /// The chat completions URL requests go to.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// One chat call in JSON object mode; returns the reply's content.
+    pub async fn chat_json(&self, system: &str, user: &str) -> Result<String, LlmError> {
+        Ok(self.chat(system, user, None).await?.content)
+    }
+
+    /// One chat call in JSON object mode, with `schema` sent inside
+    /// `response_format` when `llm.json_schema` is on. An empty `system`
+    /// sends only the user message.
+    pub async fn chat(
+        &self,
+        system: &str,
+        user: &str,
+        schema: Option<&Value>,
+    ) -> Result<ChatReply, LlmError> {
+        let body = self.request_body(system, user, schema);
+        let started = Instant::now();
+        let attempts = self.cfg.max_attempts.max(1);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = tokio::time::timeout(secs(self.cfg.timeout_s), self.attempt(&body))
+                .await
+                .unwrap_or_else(|_| Err((self.timeout_error(), None)));
+            match result {
+                Ok((content, mut usage)) => {
+                    usage.latency_ms = started.elapsed().as_millis() as u64;
+                    usage.attempts = attempt;
+                    return Ok(ChatReply { content, usage });
+                }
+                Err((mut e, retry_after)) => {
+                    e.set_attempts(attempt);
+                    if !e.retryable() || attempt >= attempts {
+                        return Err(e);
+                    }
+                    let wait = match retry_after {
+                        Some(d) => d.min(secs(self.cfg.retry_after_cap_s)),
+                        None => self.backoff(attempt),
+                    };
+                    tokio::time::sleep(wait).await;
+                }
+            }
+        }
+    }
+
+    /// Full jitter: uniform in [0, min(max, base · 2^(attempt−1))].
+    fn backoff(&self, attempt: u32) -> Duration {
+        let ceiling = self
+            .cfg
+            .backoff_base_ms
+            .saturating_mul(1u64 << (attempt - 1).min(20))
+            .min(self.cfg.backoff_max_ms);
+        Duration::from_millis(fastrand::u64(0..=ceiling))
+    }
+
+    fn timeout_error(&self) -> LlmError {
+        LlmError::Timeout {
+            url: self.url.clone(),
+            secs: self.cfg.timeout_s,
+            attempts: 1,
+        }
+    }
+
+    fn request_body(&self, system: &str, user: &str, schema: Option<&Value>) -> Value {
+        let messages = if system.trim().is_empty() {
+            json!([{"role": "user", "content": user}])
+        } else if self.cfg.system_in_user {
+            json!([{"role": "user", "content": format!("{system}\n\n{user}")}])
+        } else {
+            json!([
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ])
+        };
+        let response_format = match schema {
+            Some(s) if self.cfg.json_schema => json!({"type": "json_object", "schema": s}),
+            _ => json!({"type": "json_object"}),
+        };
+        json!({
+            "model": self.cfg.model,
+            "messages": messages,
+            "temperature": self.cfg.temperature,
+            "max_tokens": self.cfg.max_tokens,
+            "response_format": response_format,
+            "stream": false,
+        })
+    }
+
+    /// One HTTP request. On failure, also the server's `Retry-After`.
+    async fn attempt(&self, body: &Value) -> Result<(String, Usage), (LlmError, Option<Duration>)> {
+        let mut req = self.http.post(&self.url).json(body);
+        if let Some(key) = &self.cfg.api_key {
+            req = req.bearer_auth(key);
+        }
+        let mut resp = req
+            .send()
+            .await
+            .map_err(|e| (self.transport_error(&e), None))?;
+        let status = resp.status();
+        let retry_after = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => {
+                    bytes.extend_from_slice(&chunk);
+                    if bytes.len() > MAX_BODY_BYTES {
+                        return Err((
+                            LlmError::Parse {
+                                reason: format!(
+                                    "the server's reply is larger than {} MB",
+                                    MAX_BODY_BYTES >> 20
+                                ),
+                            },
+                            None,
+                        ));
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => return Err((self.transport_error(&e), retry_after)),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if !status.is_success() {
+            return Err((
+                LlmError::Http {
+                    url: self.url.clone(),
+                    status: status.as_u16(),
+                    body: self.excerpt(&text),
+                    attempts: 1,
+                    hint: http_hint(status.as_u16()),
+                },
+                retry_after,
+            ));
+        }
+        parse_completion(&text, self.cfg.max_tokens).map_err(|e| (self.redact_error(e), None))
+    }
+
+    fn transport_error(&self, e: &reqwest::Error) -> LlmError {
+        let reason = self.redact(&root_cause(e));
+        if e.is_connect() {
+            LlmError::Connect {
+                url: self.url.clone(),
+                reason,
+                attempts: 1,
+            }
+        } else if e.is_timeout() {
+            self.timeout_error()
+        } else {
+            LlmError::Network {
+                url: self.url.clone(),
+                reason,
+                attempts: 1,
+            }
+        }
+    }
+
+    /// Remove the API key from text that came from outside.
+    pub(crate) fn redact(&self, s: &str) -> String {
+        match &self.cfg.api_key {
+            Some(key) if !key.is_empty() => s.replace(key.as_str(), "<redacted>"),
+            _ => s.to_string(),
+        }
+    }
+
+    /// The error with the API key removed from text that came from the
+    /// server or the model.
+    pub(crate) fn redact_error(&self, e: LlmError) -> LlmError {
+        match e {
+            LlmError::Parse { reason } => LlmError::Parse {
+                reason: self.redact(&reason),
+            },
+            LlmError::Schema { reason } => LlmError::Schema {
+                reason: self.redact(&reason),
+            },
+            other => other,
+        }
+    }
+
+    fn excerpt(&self, body: &str) -> String {
+        let collapsed = body.split_whitespace().collect::<Vec<_>>().join(" ");
+        let redacted = self.redact(&collapsed);
+        let mut out: String = redacted.chars().take(BODY_EXCERPT_CHARS).collect();
+        if redacted.chars().nth(BODY_EXCERPT_CHARS).is_some() {
+            out.push('…');
+        }
+        if out.is_empty() {
+            out.push_str("(empty body)");
+        }
+        out
+    }
+}
+
+/// The innermost cause of an error ("Connection refused (os error 111)"),
+/// which says more than the wrappers around it.
+fn root_cause(e: &dyn std::error::Error) -> String {
+    let mut cause = e;
+    while let Some(s) = cause.source() {
+        cause = s;
+    }
+    let text = cause.to_string();
+    if text.trim().is_empty() {
+        e.to_string()
+    } else {
+        text
+    }
+}
+
+/// Read a chat completions response body: content, finish reason, usage.
+fn parse_completion(text: &str, max_tokens: u32) -> Result<(String, Usage), LlmError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| LlmError::Parse {
+        reason: format!("the server's response is not JSON ({e})"),
+    })?;
+    let choice = v
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or_else(|| LlmError::Schema {
+            reason: "the response has no choices[0]; is this an OpenAI-compatible \
+                     /chat/completions endpoint?"
+                .into(),
+        })?;
+    if choice.get("finish_reason").and_then(Value::as_str) == Some("length") {
+        return Err(LlmError::Truncated { max_tokens });
+    }
+    let content = choice
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if content.trim().is_empty() {
+        return Err(LlmError::Schema {
+            reason: "the model returned no message content".into(),
+        });
+    }
+    let usage = v.get("usage");
+    let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+    Ok((
+        content.to_string(),
+        Usage {
+            prompt_tokens: tokens("prompt_tokens"),
+            completion_tokens: tokens("completion_tokens"),
+            latency_ms: 0,
+            attempts: 0,
+        },
+    ))
+}
+
+/// `Retry-After`: delay in seconds, or an HTTP date (RFC 9110 IMF-fixdate,
+/// e.g. `Sun, 06 Nov 1994 08:49:37 GMT`). A date in the past means now.
+pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let v = value.trim();
+    if let Ok(s) = v.parse::<f64>() {
+        return (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s.min(86_400.0)));
+    }
+    let at = parse_http_date(v)?;
+    let now = now.duration_since(UNIX_EPOCH).ok()?.as_secs() as i64;
+    Some(Duration::from_secs((at - now).clamp(0, 86_400) as u64))
+}
+
+/// Seconds since the Unix epoch of an IMF-fixdate.
+fn parse_http_date(s: &str) -> Option<i64> {
+    // "Sun, 06 Nov 1994 08:49:37 GMT"
+    let (_, rest) = s.split_once(", ")?;
+    let parts: Vec<&str> = rest.split_whitespace().collect();
+    if parts.len() != 5 || parts[4] != "GMT" {
+        return None;
+    }
+    let day: i64 = parts[0].parse().ok()?;
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    .iter()
+    .position(|m| *m == parts[1])? as i64
+        + 1;
+    let year: i64 = parts[2].parse().ok()?;
+    let hms: Vec<i64> = parts[3]
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    if hms.len() != 3 || !(1..=31).contains(&day) || !(0..=9999).contains(&year) {
+        return None;
+    }
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        let now = UNIX_EPOCH + Duration::from_secs(784_111_777); // Sun, 06 Nov 1994 08:49:37 GMT
+        assert_eq!(parse_retry_after("1", now), Some(Duration::from_secs(1)));
+        assert_eq!(
+            parse_retry_after(" 2.5 ", now),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:49:47 GMT", now),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("-3", now), None);
+        assert_eq!(parse_retry_after("soon", now), None);
+        assert_eq!(
+            parse_retry_after("Sun, 06 Foo 1994 08:49:37 GMT", now),
+            None
+        );
+        assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            parse_http_date("Tue, 29 Feb 2000 12:00:00 GMT"),
+            Some(951_825_600)
+        );
+    }
+
+    #[test]
+    fn completion_shapes() {
+        let ok = r#"{"choices":[{"message":{"content":"{\"a\":1}"},"finish_reason":"stop"}],
+                    "usage":{"prompt_tokens":12,"completion_tokens":3}}"#;
+        let (content, usage) = parse_completion(ok, 10).unwrap();
+        assert_eq!(content, r#"{"a":1}"#);
+        assert_eq!(usage.prompt_tokens, Some(12));
+        assert_eq!(usage.completion_tokens, Some(3));
+        let cut = r#"{"choices":[{"message":{"content":"{\"a\":"},"finish_reason":"length"}]}"#;
+        assert!(matches!(
+            parse_completion(cut, 10),
+            Err(LlmError::Truncated { max_tokens: 10 })
+        ));
+        let empty = r#"{"choices":[{"message":{"content":null},"finish_reason":"stop"}]}"#;
+        assert!(matches!(
+            parse_completion(empty, 10),
+            Err(LlmError::Schema { .. })
+        ));
+        assert!(matches!(
+            parse_completion("{}", 10),
+            Err(LlmError::Schema { .. })
+        ));
+        assert!(matches!(
+            parse_completion("<html>", 10),
+            Err(LlmError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn bad_settings_are_reported() {
+        let bad = LlmConfig {
+            base_url: "localhost:8080".into(),
+            ..LlmConfig::default()
+        };
+        let e = LlmClient::new(bad).unwrap_err().to_string();
+        assert!(e.contains("http://"), "{e}");
+    }
+}

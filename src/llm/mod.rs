@@ -1,0 +1,98 @@
+//! The OpenAI-compatible LLM provider: extraction (stage 9) and reranking
+//! (stage 6) through chat completions in JSON object mode.
+//!
+//! Works with OpenAI, llama.cpp's server, llama-cpp-python, vLLM and Ollama.
+//! The async functions are for the TUI's runtime; the sync pipeline wraps
+//! them in [`block_on`].
+
+mod client;
+mod config;
+mod parse;
+mod prompts;
+mod rerank;
+
+pub use client::{ChatReply, LlmClient, LlmError, Usage, parse_retry_after};
+pub use config::LlmConfig;
+pub use parse::{first_json_object, parse_extraction, parse_score};
+pub use prompts::{Prompts, fill};
+pub use rerank::{RerankOutcome, rerank, score_schema};
+
+use crate::chunk::Chunk;
+use crate::extract::{Extraction, MAX_SNIPPETS};
+use serde_json::{Value, json};
+use std::future::Future;
+use std::sync::OnceLock;
+
+/// The schema sent with `llm.json_schema` on (llama-cpp-python's extension).
+pub fn extraction_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "snippets": {
+                "type": "array",
+                "maxItems": MAX_SNIPPETS,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "content": {"type": "string"},
+                        "sourceId": {"type": "string"},
+                        "sourceTitle": {"type": "string"},
+                        "sourceLocation": {"type": "string"},
+                        "relevance": {"type": "number"}
+                    },
+                    "required": ["content", "sourceId", "sourceTitle", "sourceLocation", "relevance"]
+                }
+            },
+            "summary": {"type": "string"},
+            "noResults": {"type": "boolean"}
+        },
+        "required": ["snippets", "summary", "noResults"]
+    })
+}
+
+/// Ask the model for verbatim snippets answering `question` from `chunks`.
+///
+/// The snippets are what the model wrote (`span: None`): they are not
+/// validated here. With no chunks, returns `noResults` without a call.
+pub async fn llm_extract(
+    client: &LlmClient,
+    question: &str,
+    chunks: &[&Chunk],
+    prompts: &Prompts,
+) -> Result<(Extraction, Usage), LlmError> {
+    if chunks.is_empty() {
+        let none = Extraction {
+            snippets: Vec::new(),
+            summary: String::new(),
+            no_results: true,
+        };
+        return Ok((none, Usage::default()));
+    }
+    let user = prompts.user_message(question, chunks);
+    let schema = extraction_schema();
+    let reply = client.chat(&prompts.system, &user, Some(&schema)).await?;
+    let extraction = parse_extraction(&reply.content).map_err(|e| client.redact_error(e))?;
+    Ok((extraction, reply.usage))
+}
+
+/// Run `f` to completion on a small runtime kept for the life of the
+/// process (one worker thread, started on first use), from sync code.
+///
+/// Must not be called from async code (tokio panics: "Cannot start a
+/// runtime from within a runtime"); from another runtime's blocking pool
+/// (`spawn_blocking`, as the TUI does) it is fine. Keeping one runtime,
+/// rather than one per call, keeps an [`LlmClient`]'s pooled connections
+/// usable across calls.
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("llm-io")
+                .enable_all()
+                .build()
+                .expect("cannot start the tokio runtime for LLM calls")
+        })
+        .block_on(f)
+}

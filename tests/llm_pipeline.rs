@@ -1,0 +1,250 @@
+//! `ask --engine llm` end to end: the real binary against a mock
+//! OpenAI-compatible server whose extraction reply mixes every kind of
+//! unfaithful snippet. Validation must catch each one.
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+fn samples() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-sources")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn is_rerank(r: &Request) -> bool {
+    r.json()["messages"]
+        .as_array()
+        .is_some_and(|m| m.len() == 1)
+        && r.body.contains("Score the passage")
+}
+
+fn extraction_reply() -> String {
+    let s = |content: &str, source: &str| {
+        json!({"content": content, "sourceId": source, "sourceTitle": "The Pharos of Alexandria",
+               "sourceLocation": "Origins", "relevance": 0.9})
+    };
+    json!({
+        "snippets": [
+            // 1. verbatim
+            s("The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.", "pharos-of-alexandria.md"),
+            // 2. paraphrase
+            s("Sostratus, a rich courtier from Cnidus, was the man who designed the great lighthouse.", "pharos-of-alexandria.md"),
+            // 3. two real sentences, reversed
+            s("A later and probably invented story claims that Sostratus carved his own name into the stone and then covered it with plaster bearing the king’s name, knowing the plaster would crumble within a generation and reveal the true builder to posterity. The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.", "pharos-of-alexandria.md"),
+            // 4. real, but from another source
+            s("Grace Darling was, for a few years in the late 1830s, the most famous young woman in Britain.", "pharos-of-alexandria.md"),
+            // 5. invented
+            s("The Pharos was cast entirely in bronze by Sostratus in the year 1200 BC for the Pharaoh.", "pharos-of-alexandria.md"),
+            // 6. one word
+            s("Sostratus", "pharos-of-alexandria.md"),
+            // 7. curly vs straight quotes, case: normalized
+            s("the architect was sostratus of cnidus, a wealthy courtier and diplomat as much as a builder.", "pharos-of-alexandria.md"),
+        ],
+        "summary": "The architect was Sostratus of Cnidus [1]. He designed it in bronze [5]. Everyone agrees he was rich.",
+        "noResults": false
+    })
+    .to_string()
+}
+
+fn ask(mock: &Mock, extra: &[&str]) -> Value {
+    let idx = tempfile::tempdir().unwrap();
+    let logs = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
+        .args([
+            "ask",
+            &samples(),
+            "Who was the architect of the Pharos of Alexandria?",
+            "--json",
+            "--engine",
+            "llm",
+        ])
+        .args([
+            "--base-url",
+            &mock.base_url(),
+            "--model",
+            "mock-model",
+            "--index-dir",
+        ])
+        .arg(idx.path())
+        .args(extra)
+        .env("XDG_CONFIG_HOME", logs.path())
+        .env("RESEARCH_BOARD_LOG_DIR", logs.path())
+        .env("OPENAI_API_KEY", "sk-mock-key")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let audit = std::fs::read_to_string(logs.path().join("audit.jsonl")).unwrap();
+    assert!(!audit.contains("sk-mock-key"));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_unfaithful_snippet_is_caught_and_explained() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            let score = if r.body.contains("Sostratus") { 3 } else { 1 };
+            ok(&json!({ "score": score }).to_string())
+        } else {
+            ok(&extraction_reply())
+        }
+    });
+    let o = ask(&mock, &[]);
+    assert_eq!(o["gate"]["tier"], "reranked", "{:#}", o["gate"]);
+    assert_eq!(o["gate"]["decision"], "pass");
+    assert!(
+        o["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["rerank"].is_u64())
+    );
+    let verdicts: Vec<&str> = o["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "verbatim",
+            "not_found",
+            "non_contiguous",
+            "misattributed",
+            "not_found",
+            "too_short",
+            "normalized"
+        ]
+    );
+    let s = &o["snippets"];
+    assert_eq!(s[2]["spans"].as_array().unwrap().len(), 2);
+    assert_eq!(s[3]["found_source_id"], "keepers/grace-darling.md");
+    // Copying a flagged snippet copies the source's own words.
+    assert_eq!(
+        s[3]["copy_text"],
+        "Grace Darling was, for a few years in the late 1830s, the most famous young woman in Britain."
+    );
+    assert_eq!(
+        s[6]["copy_text"],
+        "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder."
+    );
+    assert_eq!(o["counts"]["validated"], 2);
+    assert_eq!(o["counts"]["flagged"], 2);
+    assert_eq!(o["counts"]["dropped"], 3);
+    // Claims: [1] fine, [5] cites a dropped snippet, the last is uncited.
+    let issues: Vec<Value> = o["answer"]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["issue"].clone())
+        .collect();
+    assert_eq!(
+        issues,
+        [Value::Null, json!("cites_dropped_only"), json!("uncited")]
+    );
+    assert_eq!(o["answer"]["confidence"], "low");
+    assert_eq!(o["usage"]["prompt_tokens"].as_u64().unwrap() % 321, 0);
+    // The extraction request used JSON mode and carried the key.
+    let ex = mock.requests().into_iter().find(|r| !is_rerank(r)).unwrap();
+    assert_eq!(ex.json()["response_format"]["type"], "json_object");
+    assert_eq!(ex.header("authorization"), Some("Bearer sk-mock-key"));
+}
+
+#[test]
+fn a_failed_reranker_falls_back_to_the_retrieval_tier() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            status(400, "{\"error\": \"bad\"}")
+        } else {
+            ok(&extraction_reply())
+        }
+    });
+    let o = ask(&mock, &[]);
+    assert_eq!(o["gate"]["tier"], "retrieval");
+    assert!(
+        o["rerank_error"].as_str().unwrap().contains("400"),
+        "{}",
+        o["rerank_error"]
+    );
+    assert_eq!(o["counts"]["validated"], 2);
+}
+
+#[test]
+fn reranker_scores_below_threshold_refuse_before_extraction() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            ok("{\"score\": 1}")
+        } else {
+            ok(&extraction_reply())
+        }
+    });
+    let o = ask(&mock, &[]);
+    assert_eq!(o["gate"]["decision"], "refuse");
+    assert_eq!(o["gate"]["reason"], "no_chunk_above_threshold");
+    assert_eq!(o["answer"]["refused"], true);
+    assert!(
+        mock.requests().iter().all(is_rerank),
+        "extraction must not run after a refusal"
+    );
+}
+
+#[test]
+fn no_results_and_all_dropped_are_refusals() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            ok("{\"score\": 3}")
+        } else {
+            ok("{\"snippets\": [], \"summary\": \"\", \"noResults\": true}")
+        }
+    });
+    let o = ask(&mock, &[]);
+    assert_eq!(o["gate"]["reason"], "no_results");
+    let fabricated = json!({"snippets": [{"content": "The Pharos was cast entirely in bronze by Sostratus in the year 1200 BC.", "sourceId": "pharos-of-alexandria.md"}], "summary": "Bronze [1].", "noResults": false}).to_string();
+    let mock = Mock::with(move |r| {
+        if is_rerank(r) {
+            ok("{\"score\": 3}")
+        } else {
+            ok(&fabricated)
+        }
+    });
+    let o = ask(&mock, &["--no-rerank"]);
+    assert_eq!(o["gate"]["reason"], "all_snippets_dropped");
+    assert_eq!(
+        o["answer"]["text"],
+        "This is not addressed in the provided sources."
+    );
+    assert!(
+        mock.requests().iter().all(|r| !is_rerank(r)),
+        "--no-rerank must not rerank"
+    );
+}
+
+#[test]
+fn an_unreachable_server_is_a_clear_error_not_a_crash() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
+        .args([
+            "ask",
+            &samples(),
+            "Who was the architect of the Pharos?",
+            "--engine",
+            "llm",
+            "--no-rerank",
+        ])
+        .args(["--base-url", "http://127.0.0.1:9/v1", "--index-dir"])
+        .arg(idx.path())
+        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("127.0.0.1:9"), "{err}");
+}
