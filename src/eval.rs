@@ -56,6 +56,14 @@ pub struct QuestionResult {
     pub top_evidence: f32,
     pub snippets: usize,
     pub verbatim_snippets: usize,
+    pub validated_snippets: usize,
+}
+
+/// A question whose run failed (an LLM error): left out of the rates.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionError {
+    pub id: String,
+    pub error: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -85,6 +93,14 @@ pub struct EvalReport {
     pub refusal_accuracy: f64,
     pub false_refusal_rate: f64,
     pub verbatim_rate: f64,
+    /// Snippets of answered questions, by verdict.
+    pub verdicts: BTreeMap<String, usize>,
+    /// Validated snippets whose located text is not, after normalization,
+    /// the snippet itself: must be 0.
+    pub validated_not_in_source: usize,
+    pub engine: String,
+    /// Questions that failed to run (left out of every rate).
+    pub errors: Vec<QuestionError>,
     pub gate: GateConfig,
     pub by_kind: BTreeMap<String, KindStats>,
     pub results: Vec<QuestionResult>,
@@ -107,7 +123,10 @@ pub fn run(
     cfg: &Config,
     set: &QuestionSet,
     sweep: bool,
+    engine: &pipeline::Engine<'_>,
 ) -> Result<EvalReport> {
+    let offline_gate = matches!(engine, pipeline::Engine::Extractive);
+    let sweep = sweep && offline_gate;
     // Extraction does not depend on the gate's thresholds: run with an open
     // gate once, then apply the configured gate (and any sweep) offline.
     let mut open = cfg.clone();
@@ -117,13 +136,33 @@ pub fn run(
     let k = cfg.retrieve.top_k;
     let mut runs: Vec<(&Question, QueryOutcome, Vec<Candidate>)> = Vec::new();
     let mut total_ms = 0.0;
+    let mut errors: Vec<QuestionError> = Vec::new();
     for q in &set.questions {
-        let outcome = pipeline::ask(index, embedder, &open, &q.question)?;
+        // The extractive engine is cheap: run it past the gate and re-gate
+        // offline. An LLM run uses the configured gate as it is.
+        let outcome = if offline_gate {
+            pipeline::ask(index, embedder, &open, &q.question)?
+        } else {
+            // An LLM failure on one question is recorded, not fatal.
+            match pipeline::ask_with(index, embedder, cfg, &q.question, engine) {
+                Ok(o) => o,
+                Err(e) => {
+                    errors.push(QuestionError {
+                        id: q.id.clone(),
+                        error: format!("{e:#}"),
+                    });
+                    continue;
+                }
+            }
+        };
         total_ms += outcome.timings_ms.total;
         let kept = kept_candidates(&outcome);
         runs.push((q, outcome, kept));
     }
     let decide = |g: &GateConfig, o: &QueryOutcome, kept: &[Candidate]| -> (bool, String) {
+        if !offline_gate {
+            return (o.answer.refused, format!("{:?}", o.gate.reason));
+        }
         let d = gate::retrieval_gate(
             &gate::GateInput {
                 kept,
@@ -193,6 +232,14 @@ pub fn run(
                 .map(|c| gate::evidence(c, &cfg.gate))
                 .fold(0.0, f32::max),
             snippets: if refused { 0 } else { o.snippets.len() },
+            validated_snippets: if refused {
+                0
+            } else {
+                o.snippets
+                    .iter()
+                    .filter(|s| s.status == crate::validate::Status::Validated)
+                    .count()
+            },
             verbatim_snippets: if refused { 0 } else { verbatim },
         });
     }
@@ -218,6 +265,18 @@ pub fn run(
         .count();
     let snippets: usize = results.iter().map(|r| r.snippets).sum();
     let verbatim: usize = results.iter().map(|r| r.verbatim_snippets).sum();
+    let validated: usize = results.iter().map(|r| r.validated_snippets).sum();
+    let mut verdicts: BTreeMap<String, usize> = BTreeMap::new();
+    for ((_, o, _), r) in runs.iter().zip(&results) {
+        if !r.refused {
+            for s in &o.snippets {
+                let name = serde_json::to_value(s.verdict)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string));
+                *verdicts.entry(name.unwrap_or_default()).or_default() += 1;
+            }
+        }
+    }
     let mut by_kind: BTreeMap<String, KindStats> = BTreeMap::new();
     for r in &results {
         let e = by_kind.entry(r.kind.clone()).or_default();
@@ -262,6 +321,10 @@ pub fn run(
         rows
     });
     Ok(EvalReport {
+        verdicts,
+        validated_not_in_source: validated - verbatim,
+        errors,
+        engine: runs.first().map(|r| r.1.engine.clone()).unwrap_or_default(),
         questions: results.len(),
         answerable: answerable.len(),
         unanswerable: results.len() - answerable.len(),

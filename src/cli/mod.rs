@@ -21,6 +21,9 @@ pub struct Cli {
     command: Option<Command>,
     /// Sources folder to open.
     dir: Option<PathBuf>,
+    /// Board theme: dark, light, mono, or a theme file (TOML).
+    #[arg(long, value_name = "NAME|FILE")]
+    theme: Option<String>,
     #[command(flatten)]
     common: Common,
 }
@@ -241,11 +244,17 @@ fn run(cli: Cli) -> Result<i32> {
                 return Ok(2);
             };
             check_sources(&dir)?;
-            eprintln!(
-                "The interactive board is not built yet. Try:\n  research-board ask {} \"your question\"",
-                dir.display()
-            );
-            Ok(2)
+            let ctx = Ctx::new(&common)?;
+            let index_dir = index_dir(&common, &dir)?;
+            crate::tui::run(crate::tui::Options {
+                sources: dir,
+                index_dir,
+                config: ctx.config,
+                embedder: ctx.embedder,
+                theme: cli.theme,
+                debug: common.debug,
+            })?;
+            Ok(0)
         }
         Some(Command::Index { dir, json }) => {
             check_sources(&dir)?;
@@ -330,7 +339,14 @@ fn run(cli: Cli) -> Result<i32> {
             update(&ctx, &dir, &idx, !json && atty_stderr())?;
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
-            let report = crate::eval::run(&index, ctx.embedder(), &ctx.config, &set, sweep)?;
+            let report = crate::eval::run(
+                &index,
+                ctx.embedder(),
+                &ctx.config,
+                &set,
+                sweep,
+                &ctx.engine(),
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -524,6 +540,14 @@ fn print_eval(r: &crate::eval::EvalReport) {
     let _ = writeln!(out, "refusal accuracy:   {:.3}", r.refusal_accuracy);
     let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
     let _ = writeln!(out, "verbatim rate:      {:.3}", r.verbatim_rate);
+    let verdicts: Vec<String> = r.verdicts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(out, "engine:             {}", r.engine);
+    let _ = writeln!(out, "verdicts:           {}", verdicts.join(", "));
+    let _ = writeln!(
+        out,
+        "validated but not in source: {}",
+        r.validated_not_in_source
+    );
     let _ = writeln!(out, "mean query time:    {:.1} ms", r.mean_query_ms);
     for (kind, s) in &r.by_kind {
         let recall = s
