@@ -4,16 +4,14 @@
 //! stored with the index, and a change of either re-embeds the corpus.
 
 mod builtin;
-mod hashing;
 
 pub use builtin::BuiltinEmbedder;
-pub use hashing::HashingEmbedder;
 
 use anyhow::Result;
 
 /// Something that maps texts to L2-normalised vectors of a fixed dimension.
 pub trait Embedder: Send + Sync {
-    /// Stable identifier stored with the index (e.g. `hashing-v1-256`).
+    /// Stable identifier stored with the index (e.g. `builtin-minilm-static-v1-256`).
     fn id(&self) -> &str;
     /// Vector dimension.
     fn dim(&self) -> usize;
@@ -28,8 +26,6 @@ pub trait Embedder: Send + Sync {
 pub enum EmbedderKind {
     /// BM25 only: no vectors.
     None,
-    /// Feature-hashing of word unigrams and bigrams: lexical, offline, tiny.
-    Hashing,
     /// Static token embeddings distilled from all-MiniLM-L6-v2, shipped in
     /// the repository: semantic, offline.
     #[default]
@@ -41,10 +37,9 @@ impl std::str::FromStr for EmbedderKind {
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         match s {
             "none" => Ok(Self::None),
-            "hashing" => Ok(Self::Hashing),
             "builtin" => Ok(Self::Builtin),
             other => Err(format!(
-                "unknown embedder '{other}' (expected: builtin, hashing, none)"
+                "unknown embedder '{other}' (expected: builtin, none)"
             )),
         }
     }
@@ -54,7 +49,6 @@ impl std::str::FromStr for EmbedderKind {
 pub fn build(kind: EmbedderKind) -> Result<Option<Box<dyn Embedder>>> {
     Ok(match kind {
         EmbedderKind::None => None,
-        EmbedderKind::Hashing => Some(Box::new(HashingEmbedder::new(256))),
         EmbedderKind::Builtin => Some(Box::new(BuiltinEmbedder::load_default()?)),
     })
 }
