@@ -6,11 +6,9 @@ use std::process::{Command, Output};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
-    // Never read a developer's own config file.
-    c.env(
-        "XDG_CONFIG_HOME",
-        std::env::temp_dir().join("rb-test-no-config"),
-    );
+    // Never read a developer's own config file or write to their data dir.
+    c.env("XDG_CONFIG_HOME", std::env::temp_dir().join("rb-test-no-config"));
+    c.env("XDG_DATA_HOME", std::env::temp_dir().join("rb-test-data"));
     c
 }
 
