@@ -244,6 +244,34 @@ fn bench_scale(
             .filter(|(id, _)| top.iter().any(|(_, t)| t == id))
             .count();
     }
+    // The same measurements under criterion (mean with confidence interval).
+    let mut c = criterion::Criterion::default()
+        .sample_size(20)
+        .without_plots();
+    let mut i = 0usize;
+    c.bench_function(&format!("{label}/ask"), |b| {
+        b.iter(|| {
+            i += 1;
+            research_board::pipeline::ask(&index, Some(e), &cfg, &qs[i % qs.len()]).unwrap()
+        })
+    });
+    let qv = e.embed(&[qs[0].as_str()]).unwrap().remove(0);
+    c.bench_function(&format!("{label}/vector_top10_exact_scan_baseline"), |b| {
+        b.iter(|| {
+            let mut best = (f32::MIN, 0usize);
+            for (j, (_, v)) in vectors.iter().enumerate() {
+                let d: f32 = v.iter().zip(&qv).map(|(a, b)| a * b).sum();
+                if d > best.0 {
+                    best = (d, j);
+                }
+            }
+            best
+        })
+    });
+    c.bench_function(&format!("{label}/vector_top10_hnsw"), |b| {
+        b.iter(|| index.vector_search(&qv, 10))
+    });
+
     let (e50, h50) = (pct(&mut exact_ms, 0.5), pct(&mut hnsw_ms, 0.5));
     println!(
         "[{label}] vector top-10: exact scan p50 {e50:.2} ms (baseline), HNSW p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}",

@@ -268,11 +268,30 @@ fn text_of(bytes: &[u8]) -> Result<&str, String> {
 }
 
 /// Run a third-party parser, turning its panics into a skip reason.
+///
+/// The panic is expected and handled, so it must not reach the panic hook:
+/// the default hook would print over the board, and the board's hook would
+/// restore the terminal as if the program were dying. The first call wraps
+/// whatever hook is installed by then with a filter that stays silent while
+/// this thread is inside a guarded parser.
 fn guarded<F>(what: &str, f: F) -> Result<Extracted, String>
 where
     F: FnOnce() -> Result<Extracted, String> + std::panic::UnwindSafe,
 {
-    match std::panic::catch_unwind(f) {
+    thread_local!(static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    static FILTER: std::sync::Once = std::sync::Once::new();
+    FILTER.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|q| q.get()) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(f);
+    QUIET.with(|q| q.set(false));
+    match result {
         Ok(r) => r,
         Err(_) => Err(format!("malformed {what}: the parser failed on this file")),
     }
@@ -317,6 +336,40 @@ mod tests {
         assert!(e.contains("PDF"), "{e}");
         let e = extract(Format::Docx, b"PK\x03\x04 not really a zip", &limits()).unwrap_err();
         assert!(e.contains("DOCX"), "{e}");
+    }
+
+    /// Runs in a child process (the panic hook is process-wide): a parser
+    /// panic becomes a skip reason without reaching the hook, while a real
+    /// panic still does.
+    #[test]
+    fn parser_panic_child() {
+        if std::env::var_os("RB_PANIC_CHILD").is_none() {
+            return;
+        }
+        let r = guarded("PDF", || panic!("parser bug"));
+        assert_eq!(
+            r.unwrap_err(),
+            "malformed PDF: the parser failed on this file"
+        );
+        let _ = std::panic::catch_unwind(|| panic!("a real panic"));
+    }
+
+    #[test]
+    fn a_parser_panic_is_a_skip_reason_and_stays_quiet() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "ingest::tests::parser_panic_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("RB_PANIC_CHILD", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(!stderr.contains("parser bug"), "{stderr}");
+        assert!(stderr.contains("a real panic"), "{stderr}");
     }
 
     #[test]
