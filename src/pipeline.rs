@@ -410,7 +410,7 @@ fn validate_snippets(
                     text: &h.chunk.text,
                 }));
                 let wider = Validator::new(&all).validate(&s.content, &s.source_id, &cfg.validate);
-                if rank(&wider) > rank(&v) {
+                if wider.preference() > v.preference() {
                     v = wider;
                 }
             }
@@ -435,15 +435,6 @@ fn validate_snippets(
     Ok(out)
 }
 
-/// Order of preference between two validations of one snippet.
-fn rank(v: &Validation) -> (u8, u32) {
-    let s = match v.status {
-        Status::Validated => 3,
-        Status::Flagged => 2,
-        Status::Dropped => 1,
-    };
-    (s, (v.similarity * 1e6) as u32)
-}
 
 fn refusal() -> Answer {
     Answer {

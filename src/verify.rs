@@ -223,7 +223,7 @@ pub fn verify(
                 let mut best: Option<Validation> = None;
                 for s in sources {
                     let v = validator.validate(&q.quote, s, &cfg.validate);
-                    let better = best.as_ref().is_none_or(|b| key(&v) > key(b));
+                    let better = best.as_ref().is_none_or(|b| v.preference() > b.preference());
                     if better {
                         best = Some(v);
                     }
@@ -256,14 +256,6 @@ pub fn verify(
     Ok(out)
 }
 
-fn key(v: &Validation) -> (u8, u32) {
-    let s = match v.status {
-        Status::Validated => 3,
-        Status::Flagged => 2,
-        Status::Dropped => 1,
-    };
-    (s, (v.similarity * 1e6) as u32)
-}
 
 #[cfg(test)]
 mod tests {

@@ -168,6 +168,17 @@ pub struct Validation {
 }
 
 impl Validation {
+    /// Order of preference between two validations of one snippet:
+    /// validated over flagged over dropped, then the higher similarity.
+    pub fn preference(&self) -> (u8, u32) {
+        let s = match self.status {
+            Status::Validated => 3,
+            Status::Flagged => 2,
+            Status::Dropped => 1,
+        };
+        (s, (self.similarity * 1e6) as u32)
+    }
+
     fn new(verdict: Verdict, similarity: f32, note: String) -> Validation {
         Validation {
             verdict,
