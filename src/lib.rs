@@ -22,3 +22,4 @@ pub mod validate;
 pub mod verify;
 
 pub mod cli;
+pub mod tui;

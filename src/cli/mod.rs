@@ -253,6 +253,7 @@ fn run(cli: Cli) -> Result<i32> {
                 embedder: ctx.embedder,
                 theme: cli.theme,
                 debug: common.debug,
+                llm: ctx.llm,
             })?;
             Ok(0)
         }

@@ -1,0 +1,845 @@
+//! The board's state and what input does to it. Keys and mouse events map to
+//! an [`Action`]; applying one changes state and may queue an [`Effect`]
+//! (run a query, copy text) that the event loop carries out. Nothing here
+//! touches the terminal, so tests drive it directly.
+
+use super::model::{Board, ExtraChunk};
+use super::settings::{History, TuiConfig, format_copy};
+use super::theme::Theme;
+use crate::index::{Progress, UpdateReport};
+use crate::pipeline::QueryOutcome;
+use crate::validate::Status;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Input,
+    Chunks,
+    Snippets,
+    Gate,
+    Answer,
+    Preview,
+}
+
+impl Focus {
+    const ORDER: [Focus; 6] = [
+        Focus::Input,
+        Focus::Chunks,
+        Focus::Snippets,
+        Focus::Gate,
+        Focus::Answer,
+        Focus::Preview,
+    ];
+
+    fn step(self, d: isize) -> Focus {
+        let i = Self::ORDER.iter().position(|f| *f == self).unwrap_or(0) as isize;
+        let n = Self::ORDER.len() as isize;
+        Self::ORDER[(i + d).rem_euclid(n) as usize]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Popup {
+    Help,
+    /// Everything dropped or flagged, with the reason.
+    Inspect,
+    /// Files the indexer skipped, with the reason.
+    Skipped,
+    /// Copy a flagged snippet's source text? (snippet index)
+    ConfirmCopy(usize),
+}
+
+#[derive(Debug, Clone)]
+pub enum IndexState {
+    Indexing(Option<Progress>),
+    Ready {
+        chunks: usize,
+        report: Option<UpdateReport>,
+    },
+    Failed(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusKind {
+    Info,
+    Ok,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    FocusNext,
+    FocusPrev,
+    FocusInput,
+    Up,
+    Down,
+    Top,
+    Bottom,
+    PageUp,
+    PageDown,
+    Submit,
+    /// Esc: close a popup, cancel a running query, or leave the input.
+    Escape,
+    Char(char),
+    Backspace,
+    Delete,
+    CursorLeft,
+    CursorRight,
+    Home,
+    End,
+    ClearInput,
+    HistoryPrev,
+    HistoryNext,
+    CopySelected,
+    CopyAll,
+    ConfirmYes,
+    ConfirmNo,
+    ToggleHelp,
+    ToggleInspect,
+    ToggleSkipped,
+    ToggleHideFlagged,
+    Click(u16, u16),
+    ScrollUp(u16, u16),
+    ScrollDown(u16, u16),
+    Resize,
+}
+
+/// Work for the event loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    RunQuery { generation: u64, query: String },
+    Copy(String),
+}
+
+/// Areas drawn last frame, for mouse hit-testing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    pub input: Rect,
+    pub chunks: Rect,
+    pub snippets: Rect,
+    pub gate: Rect,
+    pub answer: Rect,
+    pub preview: Rect,
+}
+
+/// The query line editor.
+#[derive(Debug, Default, Clone)]
+pub struct Input {
+    pub text: String,
+    /// Cursor position in chars.
+    pub cursor: usize,
+}
+
+impl Input {
+    fn byte(&self, c: usize) -> usize {
+        crate::text::byte_offset(&self.text, c)
+    }
+    fn set(&mut self, s: &str) {
+        self.text = s.to_string();
+        self.cursor = self.text.chars().count();
+    }
+    fn insert(&mut self, ch: char) {
+        let b = self.byte(self.cursor);
+        self.text.insert(b, ch);
+        self.cursor += 1;
+    }
+    fn backspace(&mut self) {
+        if self.cursor > 0 {
+            self.cursor -= 1;
+            let b = self.byte(self.cursor);
+            self.text.remove(b);
+        }
+    }
+    fn delete(&mut self) {
+        if self.cursor < self.text.chars().count() {
+            let b = self.byte(self.cursor);
+            self.text.remove(b);
+        }
+    }
+}
+
+pub struct App {
+    pub theme: Theme,
+    pub settings: TuiConfig,
+    pub focus: Focus,
+    pub popup: Option<Popup>,
+    pub input: Input,
+    pub history: History,
+    pub index: IndexState,
+    /// A question typed while the index was still building.
+    pub pending_query: Option<String>,
+    pub generation: u64,
+    /// The running query: generation and text.
+    pub running: Option<(u64, String)>,
+    pub board: Option<Board>,
+    /// Row selected in the Chunks pane (candidate index).
+    pub sel_chunk: usize,
+    /// Selected snippet (index into the board's snippets).
+    pub sel_snippet: Option<usize>,
+    /// Position in the answer's citation list.
+    pub sel_citation: Option<usize>,
+    /// Hide flagged and dropped snippets from the Snippets pane.
+    pub hide_flagged: bool,
+    pub chunks_offset: usize,
+    pub snippets_offset: usize,
+    pub gate_scroll: u16,
+    pub answer_scroll: u16,
+    pub preview_scroll: u16,
+    pub popup_scroll: u16,
+    /// Scroll the preview to the highlight on the next draw.
+    pub preview_follow: bool,
+    pub status: String,
+    pub status_kind: StatusKind,
+    pub spinner: usize,
+    pub areas: Areas,
+    pub quit: bool,
+    pub dirty: bool,
+    pub effects: Vec<Effect>,
+    pub sources_label: String,
+}
+
+impl App {
+    pub fn new(theme: Theme, settings: TuiConfig, history: History) -> App {
+        App {
+            theme,
+            settings,
+            focus: Focus::Input,
+            popup: None,
+            input: Input::default(),
+            history,
+            index: IndexState::Indexing(None),
+            pending_query: None,
+            generation: 0,
+            running: None,
+            board: None,
+            sel_chunk: 0,
+            sel_snippet: None,
+            sel_citation: None,
+            hide_flagged: false,
+            chunks_offset: 0,
+            snippets_offset: 0,
+            gate_scroll: 0,
+            answer_scroll: 0,
+            preview_scroll: 0,
+            popup_scroll: 0,
+            preview_follow: false,
+            status: "Type a question and press Enter. ? for help.".into(),
+            status_kind: StatusKind::Info,
+            spinner: 0,
+            areas: Areas::default(),
+            quit: false,
+            dirty: true,
+            effects: Vec::new(),
+            sources_label: String::new(),
+        }
+    }
+
+    pub fn set_status(&mut self, kind: StatusKind, msg: impl Into<String>) {
+        self.status = super::model::clean(&msg.into());
+        self.status_kind = kind;
+        self.dirty = true;
+    }
+
+    pub fn busy(&self) -> bool {
+        self.running.is_some() || matches!(self.index, IndexState::Indexing(_))
+    }
+
+    // ---- events from the workers -------------------------------------
+
+    pub fn on_index_progress(&mut self, p: Progress) {
+        self.index = IndexState::Indexing(Some(p));
+        self.dirty = true;
+    }
+
+    pub fn on_index_ready(&mut self, chunks: usize, report: Option<UpdateReport>) {
+        let skipped = report.as_ref().map_or(0, |r| r.skipped.len());
+        let mut msg = format!("Index ready: {chunks} chunks.");
+        if skipped > 0 {
+            msg.push_str(&format!(
+                " {skipped} file{} skipped (s shows why).",
+                if skipped == 1 { "" } else { "s" }
+            ));
+        }
+        self.index = IndexState::Ready { chunks, report };
+        if let Some(q) = self.pending_query.take() {
+            self.start_query(q);
+        } else {
+            self.set_status(StatusKind::Ok, msg);
+        }
+        self.dirty = true;
+    }
+
+    pub fn on_index_failed(&mut self, msg: String) {
+        self.set_status(StatusKind::Error, format!("Indexing failed: {msg}"));
+        self.index = IndexState::Failed(msg);
+        self.pending_query = None;
+    }
+
+    /// A query finished; ignored unless it is the one still wanted.
+    pub fn on_query_done(
+        &mut self,
+        generation: u64,
+        result: Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>,
+    ) {
+        if self.running.as_ref().map(|r| r.0) != Some(generation) {
+            return;
+        }
+        self.running = None;
+        match result {
+            Ok(done) => {
+                let (outcome, extra) = *done;
+                self.set_outcome(outcome, extra)
+            }
+            Err(e) => self.set_status(StatusKind::Error, format!("The query failed: {e}")),
+        }
+    }
+
+    /// Show `outcome` in the panes.
+    pub fn set_outcome(&mut self, outcome: QueryOutcome, extra: Vec<ExtraChunk>) {
+        let board = Board::new(outcome, extra);
+        let o = &board.outcome;
+        let msg = if o.answer.refused {
+            format!(
+                "Refused: {} ({:.0} ms)",
+                o.gate.reason.describe(),
+                o.timings_ms.total
+            )
+        } else {
+            format!(
+                "{} validated, {} flagged, {} dropped · {:.0} ms · y copies a quote, ? help",
+                o.counts.validated, o.counts.flagged, o.counts.dropped, o.timings_ms.total
+            )
+        };
+        let kind = if o.answer.refused {
+            StatusKind::Info
+        } else {
+            StatusKind::Ok
+        };
+        self.sel_chunk = 0;
+        self.chunks_offset = 0;
+        self.snippets_offset = 0;
+        self.gate_scroll = 0;
+        self.answer_scroll = 0;
+        self.preview_scroll = 0;
+        self.sel_citation = None;
+        self.sel_snippet = None;
+        self.board = Some(board);
+        if let Some(&first) = self.visible_snippets().first() {
+            self.select_snippet(first);
+        }
+        self.set_status(kind, msg);
+    }
+
+    // ---- queries ------------------------------------------------------
+
+    fn start_query(&mut self, q: String) {
+        self.generation += 1;
+        self.running = Some((self.generation, q.clone()));
+        self.effects.push(Effect::RunQuery {
+            generation: self.generation,
+            query: q,
+        });
+        self.set_status(StatusKind::Info, "Searching… (Esc cancels)");
+    }
+
+    fn submit(&mut self) {
+        let q = self.input.text.trim().to_string();
+        if q.is_empty() {
+            self.set_status(StatusKind::Info, "Type a question first.");
+            return;
+        }
+        if let Some(err) = self.history.push(&q) {
+            self.set_status(StatusKind::Error, err);
+        }
+        self.focus = Focus::Snippets;
+        match &self.index {
+            IndexState::Ready { .. } => self.start_query(q),
+            IndexState::Indexing(_) => {
+                self.pending_query = Some(q);
+                self.set_status(
+                    StatusKind::Info,
+                    "The index is still building; the question will run when it is ready.",
+                );
+            }
+            IndexState::Failed(e) => {
+                let e = e.clone();
+                self.set_status(StatusKind::Error, format!("No index to search: {e}"));
+            }
+        }
+    }
+
+    fn cancel(&mut self) -> bool {
+        if let Some((_, q)) = self.running.take() {
+            self.set_status(StatusKind::Info, format!("Query cancelled: {q}"));
+            return true;
+        }
+        if self.pending_query.take().is_some() {
+            self.set_status(StatusKind::Info, "Query cancelled.");
+            return true;
+        }
+        false
+    }
+
+    // ---- selection ----------------------------------------------------
+
+    /// Snippet indexes the Snippets pane lists.
+    pub fn visible_snippets(&self) -> Vec<usize> {
+        let Some(b) = &self.board else {
+            return Vec::new();
+        };
+        b.snippets
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !self.hide_flagged || s.status == Status::Validated)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Select snippet `i`: its chunk becomes the selected chunk.
+    pub fn select_snippet(&mut self, i: usize) {
+        let Some(b) = &self.board else { return };
+        let Some(s) = b.snippets.get(i) else { return };
+        self.sel_snippet = Some(i);
+        if let Some(c) = s.chunk()
+            && b.chunks[c].candidate.is_some()
+        {
+            self.sel_chunk = c;
+        }
+        self.preview_scroll = 0;
+        self.preview_follow = true;
+        self.dirty = true;
+    }
+
+    /// The chunk the preview shows.
+    pub fn preview_chunk(&self) -> Option<usize> {
+        let b = self.board.as_ref()?;
+        if self.focus != Focus::Chunks
+            && let Some(s) = self.sel_snippet.and_then(|i| b.snippets.get(i))
+        {
+            return s.chunk();
+        }
+        (self.sel_chunk < b.candidate_count()).then_some(self.sel_chunk)
+    }
+
+    fn move_selection(&mut self, d: isize) {
+        let Some(b) = &self.board else { return };
+        match self.focus {
+            Focus::Chunks => {
+                let n = b.candidate_count();
+                if n > 0 {
+                    self.sel_chunk = step(self.sel_chunk, d, n);
+                    self.preview_scroll = 0;
+                    self.preview_follow = true;
+                }
+            }
+            Focus::Snippets => {
+                let vis = self.visible_snippets();
+                if vis.is_empty() {
+                    return;
+                }
+                let pos = self
+                    .sel_snippet
+                    .and_then(|s| vis.iter().position(|v| *v == s));
+                let next = match pos {
+                    Some(p) => step(p, d, vis.len()),
+                    None => 0,
+                };
+                self.select_snippet(vis[next]);
+            }
+            Focus::Answer => {
+                let n = b.citations.len();
+                if n == 0 {
+                    self.answer_scroll = scroll(self.answer_scroll, d);
+                    return;
+                }
+                let next = match self.sel_citation {
+                    Some(p) => step(p, d, n),
+                    None => 0,
+                };
+                self.sel_citation = Some(next);
+                let (_, num) = b.citations[next];
+                if let Some(i) = b.snippets.iter().position(|s| s.n == num) {
+                    self.select_snippet(i);
+                }
+            }
+            Focus::Gate => self.gate_scroll = scroll(self.gate_scroll, d),
+            Focus::Preview => self.preview_scroll = scroll(self.preview_scroll, d),
+            Focus::Input => {}
+        }
+        self.dirty = true;
+    }
+
+    // ---- copy ---------------------------------------------------------
+
+    fn format_snippet(&self, i: usize) -> Option<String> {
+        let b = self.board.as_ref()?;
+        let s = b.outcome.snippets.get(i)?;
+        let quote = match s.status {
+            // A validated quote's own words are the source's (up to the
+            // documented normalization); prefer the source's exact text.
+            Status::Validated => s.copy_text.as_deref().unwrap_or(&s.content),
+            Status::Flagged => s.copy_text.as_deref()?,
+            Status::Dropped => return None,
+        };
+        let (title, location) = match (&s.found_source_id, s.spans.first()) {
+            (Some(found), Some(sp)) if *found != s.source_id => {
+                // Misattributed: cite where the words really are.
+                let c = b.chunks.iter().find(|c| c.id == sp.chunk_id);
+                match c {
+                    Some(c) => (c.title.clone(), c.location.clone()),
+                    None => (found.clone(), String::new()),
+                }
+            }
+            _ => (s.source_title.clone(), s.location.clone()),
+        };
+        Some(format_copy(
+            &self.settings.copy_format,
+            quote,
+            &title,
+            &location,
+            &s.source_id,
+            s.n,
+        ))
+    }
+
+    fn copy_selected(&mut self) {
+        let Some(b) = &self.board else {
+            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
+            return;
+        };
+        let Some(i) = self.sel_snippet else {
+            self.set_status(
+                StatusKind::Info,
+                "Select a quote in the Snippets pane first.",
+            );
+            return;
+        };
+        let s = &b.outcome.snippets[i];
+        match s.status {
+            Status::Validated => {
+                if let Some(t) = self.format_snippet(i) {
+                    self.effects.push(Effect::Copy(t));
+                }
+            }
+            Status::Flagged => {
+                if s.copy_text.is_none() {
+                    self.set_status(
+                        StatusKind::Error,
+                        format!("Quote [{}] is flagged and has no source text to copy.", s.n),
+                    );
+                } else {
+                    self.popup = Some(Popup::ConfirmCopy(i));
+                    self.dirty = true;
+                }
+            }
+            Status::Dropped => {
+                let why = super::model::clean(&s.note);
+                self.set_status(
+                    StatusKind::Error,
+                    format!(
+                        "Quote [{}] failed validation and cannot be copied: {why}",
+                        s.n
+                    ),
+                );
+            }
+        }
+    }
+
+    fn copy_all(&mut self) {
+        let Some(b) = &self.board else {
+            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
+            return;
+        };
+        let lines: Vec<String> = (0..b.outcome.snippets.len())
+            .filter(|&i| b.outcome.snippets[i].status == Status::Validated)
+            .filter_map(|i| self.format_snippet(i))
+            .collect();
+        if lines.is_empty() {
+            self.set_status(StatusKind::Info, "No validated quotes to copy.");
+        } else {
+            self.effects.push(Effect::Copy(lines.join("\n")));
+        }
+    }
+
+    // ---- input mapping ------------------------------------------------
+
+    /// What a key press means here.
+    pub fn action_for_key(&self, key: KeyEvent) -> Option<Action> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && matches!(key.code, KeyCode::Char('c')) {
+            return Some(Action::Quit);
+        }
+        if let Some(p) = self.popup {
+            return Some(match (p, key.code) {
+                (Popup::ConfirmCopy(_), KeyCode::Char('y' | 'Y') | KeyCode::Enter) => {
+                    Action::ConfirmYes
+                }
+                (Popup::ConfirmCopy(_), _) => Action::ConfirmNo,
+                (_, KeyCode::Char('j') | KeyCode::Down) => Action::Down,
+                (_, KeyCode::Char('k') | KeyCode::Up) => Action::Up,
+                (_, KeyCode::PageDown) => Action::PageDown,
+                (_, KeyCode::PageUp) => Action::PageUp,
+                (_, KeyCode::Char('q')) => Action::Quit,
+                (Popup::Help, KeyCode::Char('?')) => Action::ToggleHelp,
+                (Popup::Inspect, KeyCode::Char('d')) => Action::ToggleInspect,
+                (Popup::Skipped, KeyCode::Char('s')) => Action::ToggleSkipped,
+                _ => Action::Escape,
+            });
+        }
+        if self.focus == Focus::Input {
+            return match key.code {
+                KeyCode::Enter => Some(Action::Submit),
+                KeyCode::Esc => Some(Action::Escape),
+                KeyCode::Tab => Some(Action::FocusNext),
+                KeyCode::BackTab => Some(Action::FocusPrev),
+                KeyCode::Backspace => Some(Action::Backspace),
+                KeyCode::Delete => Some(Action::Delete),
+                KeyCode::Left => Some(Action::CursorLeft),
+                KeyCode::Right => Some(Action::CursorRight),
+                KeyCode::Home => Some(Action::Home),
+                KeyCode::End => Some(Action::End),
+                KeyCode::Up => Some(Action::HistoryPrev),
+                KeyCode::Down => Some(Action::HistoryNext),
+                KeyCode::Char('a') if ctrl => Some(Action::Home),
+                KeyCode::Char('e') if ctrl => Some(Action::End),
+                KeyCode::Char('u') if ctrl => Some(Action::ClearInput),
+                KeyCode::Char(c) if !ctrl => Some(Action::Char(c)),
+                _ => None,
+            };
+        }
+        Some(match key.code {
+            KeyCode::Char('q') => Action::Quit,
+            KeyCode::Tab | KeyCode::Char('l') | KeyCode::Right => Action::FocusNext,
+            KeyCode::BackTab | KeyCode::Char('h') | KeyCode::Left => Action::FocusPrev,
+            KeyCode::Char('/' | 'i') => Action::FocusInput,
+            KeyCode::Char('j') | KeyCode::Down => Action::Down,
+            KeyCode::Char('k') | KeyCode::Up => Action::Up,
+            KeyCode::Char('g') | KeyCode::Home => Action::Top,
+            KeyCode::Char('G') | KeyCode::End => Action::Bottom,
+            KeyCode::PageDown => Action::PageDown,
+            KeyCode::PageUp => Action::PageUp,
+            KeyCode::Char('d') if ctrl => Action::PageDown,
+            KeyCode::Char('u') if ctrl => Action::PageUp,
+            KeyCode::Char('y') => Action::CopySelected,
+            KeyCode::Char('Y') => Action::CopyAll,
+            KeyCode::Char('?') => Action::ToggleHelp,
+            KeyCode::Char('d') => Action::ToggleInspect,
+            KeyCode::Char('s') => Action::ToggleSkipped,
+            KeyCode::Char('x') => Action::ToggleHideFlagged,
+            KeyCode::Esc => Action::Escape,
+            KeyCode::Enter => Action::FocusInput,
+            _ => return None,
+        })
+    }
+
+    pub fn action_for_mouse(&self, m: MouseEvent) -> Option<Action> {
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(m.column, m.row)),
+            MouseEventKind::ScrollUp => Some(Action::ScrollUp(m.column, m.row)),
+            MouseEventKind::ScrollDown => Some(Action::ScrollDown(m.column, m.row)),
+            _ => None,
+        }
+    }
+
+    fn pane_at(&self, x: u16, y: u16) -> Option<(Focus, Rect)> {
+        let p = Position::new(x, y);
+        let a = self.areas;
+        [
+            (Focus::Input, a.input),
+            (Focus::Chunks, a.chunks),
+            (Focus::Snippets, a.snippets),
+            (Focus::Gate, a.gate),
+            (Focus::Answer, a.answer),
+            (Focus::Preview, a.preview),
+        ]
+        .into_iter()
+        .find(|(_, r)| r.contains(p))
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        if self.popup.is_some() {
+            self.popup = None;
+            return;
+        }
+        let Some((focus, r)) = self.pane_at(x, y) else {
+            return;
+        };
+        self.focus = focus;
+        // Rows inside the border.
+        let row = y.saturating_sub(r.y + 1) as usize;
+        if y <= r.y || y + 1 >= r.y + r.height {
+            return;
+        }
+        match focus {
+            Focus::Chunks => {
+                let i = self.chunks_offset + row;
+                if self.board.as_ref().is_some_and(|b| i < b.candidate_count()) {
+                    self.sel_chunk = i;
+                    self.preview_scroll = 0;
+                }
+            }
+            Focus::Snippets => {
+                let vis = self.visible_snippets();
+                if let Some(&i) = vis.get(self.snippets_offset + row) {
+                    self.select_snippet(i);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn wheel(&mut self, x: u16, y: u16, d: isize) {
+        let Some((focus, _)) = self.pane_at(x, y) else {
+            return;
+        };
+        match focus {
+            Focus::Gate => self.gate_scroll = scroll(self.gate_scroll, d),
+            Focus::Answer => self.answer_scroll = scroll(self.answer_scroll, d),
+            Focus::Preview => self.preview_scroll = scroll(self.preview_scroll, d),
+            Focus::Chunks | Focus::Snippets => {
+                let keep = self.focus;
+                self.focus = focus;
+                self.move_selection(d);
+                self.focus = keep;
+            }
+            Focus::Input => {}
+        }
+    }
+
+    // ---- applying actions ---------------------------------------------
+
+    pub fn apply(&mut self, action: Action) {
+        self.dirty = true;
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Resize => {}
+            Action::Escape => {
+                if self.popup.take().is_some() {
+                    return;
+                }
+                if self.cancel() {
+                    return;
+                }
+                if self.focus == Focus::Input {
+                    self.history.reset_browse();
+                    self.focus = Focus::Snippets;
+                }
+            }
+            Action::FocusNext => self.focus = self.focus.step(1),
+            Action::FocusPrev => self.focus = self.focus.step(-1),
+            Action::FocusInput => self.focus = Focus::Input,
+            Action::Up => self.up_down(-1),
+            Action::Down => self.up_down(1),
+            Action::PageUp => self.up_down(-10),
+            Action::PageDown => self.up_down(10),
+            Action::Top => self.up_down(-10_000),
+            Action::Bottom => self.up_down(10_000),
+            Action::Submit => self.submit(),
+            Action::Char(c) => {
+                self.input.insert(c);
+                self.history.reset_browse();
+            }
+            Action::Backspace => self.input.backspace(),
+            Action::Delete => self.input.delete(),
+            Action::CursorLeft => self.input.cursor = self.input.cursor.saturating_sub(1),
+            Action::CursorRight => {
+                self.input.cursor = (self.input.cursor + 1).min(self.input.text.chars().count())
+            }
+            Action::Home => self.input.cursor = 0,
+            Action::End => self.input.cursor = self.input.text.chars().count(),
+            Action::ClearInput => self.input.set(""),
+            Action::HistoryPrev => {
+                if let Some(q) = self.history.older(&self.input.text).map(str::to_string) {
+                    self.input.set(&q);
+                }
+            }
+            Action::HistoryNext => {
+                if let Some(q) = self.history.newer().map(str::to_string) {
+                    self.input.set(&q);
+                }
+            }
+            Action::CopySelected => self.copy_selected(),
+            Action::CopyAll => self.copy_all(),
+            Action::ConfirmYes => {
+                if let Some(Popup::ConfirmCopy(i)) = self.popup.take()
+                    && let Some(t) = self.format_snippet(i)
+                {
+                    self.effects.push(Effect::Copy(t));
+                }
+            }
+            Action::ConfirmNo => {
+                self.popup = None;
+                self.set_status(StatusKind::Info, "Not copied.");
+            }
+            Action::ToggleHelp => self.toggle(Popup::Help),
+            Action::ToggleInspect => self.toggle(Popup::Inspect),
+            Action::ToggleSkipped => self.toggle(Popup::Skipped),
+            Action::ToggleHideFlagged => {
+                self.hide_flagged = !self.hide_flagged;
+                self.snippets_offset = 0;
+                let vis = self.visible_snippets();
+                if let Some(s) = self.sel_snippet
+                    && !vis.contains(&s)
+                {
+                    self.sel_snippet = None;
+                    if let Some(&f) = vis.first() {
+                        self.select_snippet(f);
+                    }
+                }
+                let msg = if self.hide_flagged {
+                    "Showing validated quotes only (x shows all)."
+                } else {
+                    "Showing all quotes, flagged and dropped too (x hides them)."
+                };
+                self.set_status(StatusKind::Info, msg);
+            }
+            Action::Click(x, y) => self.click(x, y),
+            Action::ScrollUp(x, y) => self.wheel(x, y, -3),
+            Action::ScrollDown(x, y) => self.wheel(x, y, 3),
+        }
+    }
+
+    fn up_down(&mut self, d: isize) {
+        if self.popup.is_some() {
+            self.popup_scroll = scroll(self.popup_scroll, d);
+        } else {
+            self.move_selection(d);
+        }
+    }
+
+    fn toggle(&mut self, p: Popup) {
+        self.popup_scroll = 0;
+        self.popup = if self.popup == Some(p) { None } else { Some(p) };
+    }
+
+    /// Apply a key press.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        if let Some(a) = self.action_for_key(key) {
+            self.apply(a);
+        }
+    }
+
+    pub fn on_mouse(&mut self, m: MouseEvent) {
+        if let Some(a) = self.action_for_mouse(m) {
+            self.apply(a);
+        }
+    }
+
+    pub fn tick(&mut self) {
+        if self.busy() {
+            self.spinner = self.spinner.wrapping_add(1);
+            self.dirty = true;
+        }
+    }
+}
+
+/// Move `i` by `d` within `0..n`, clamped.
+fn step(i: usize, d: isize, n: usize) -> usize {
+    (i as isize + d).clamp(0, n as isize - 1) as usize
+}
+
+fn scroll(s: u16, d: isize) -> u16 {
+    (s as isize + d).clamp(0, u16::MAX as isize) as u16
+}

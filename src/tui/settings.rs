@@ -1,0 +1,265 @@
+//! The board's own settings (`tui.toml` next to `config.toml`, so the
+//! pipeline's strict config stays untouched) and the persisted query history.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The default copy format: `"quote" (Source Title, location)`.
+pub const DEFAULT_COPY_FORMAT: &str = "\"{quote}\" ({title}, {location})";
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TuiConfig {
+    /// Template for a copied quote: `{quote}`, `{title}`, `{location}`,
+    /// `{source}` (file id) and `{n}` are replaced.
+    pub copy_format: String,
+    /// A built-in theme name or a path to a theme file.
+    pub theme: Option<String>,
+    /// How many queries the history keeps.
+    pub history_size: usize,
+}
+
+impl Default for TuiConfig {
+    fn default() -> Self {
+        TuiConfig {
+            copy_format: DEFAULT_COPY_FORMAT.into(),
+            theme: None,
+            history_size: 500,
+        }
+    }
+}
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "research-board")
+}
+
+impl TuiConfig {
+    pub fn default_path() -> Option<PathBuf> {
+        project_dirs().map(|d| d.config_dir().join("tui.toml"))
+    }
+
+    /// Load the default file if it exists; on an error, the defaults and a
+    /// message for the status line.
+    pub fn load() -> (TuiConfig, Option<String>) {
+        match Self::default_path() {
+            Some(p) if p.exists() => Self::load_from(&p),
+            _ => (TuiConfig::default(), None),
+        }
+    }
+
+    pub fn load_from(path: &Path) -> (TuiConfig, Option<String>) {
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| toml::from_str::<TuiConfig>(&t).map_err(|e| e.message().to_string()));
+        match parsed {
+            Ok(c) => (c, None),
+            Err(e) => (
+                TuiConfig::default(),
+                Some(format!("{}: {e}; using the defaults", path.display())),
+            ),
+        }
+    }
+}
+
+/// Fill the copy template for one quote.
+pub fn format_copy(
+    template: &str,
+    quote: &str,
+    title: &str,
+    location: &str,
+    source: &str,
+    n: usize,
+) -> String {
+    let quote = clean_for_copy(quote);
+    let out = template
+        .replace("{quote}", &quote)
+        .replace("{title}", &clean_for_copy(title))
+        .replace("{location}", &clean_for_copy(location))
+        .replace("{source}", &clean_for_copy(source))
+        .replace("{n}", &n.to_string());
+    if location.trim().is_empty() {
+        // "(Title, )" reads badly: drop the empty location.
+        out.replace(", )", ")").replace(" ()", "")
+    } else {
+        out
+    }
+}
+
+/// What goes on the clipboard: no control characters (a pasted escape
+/// sequence could act on the author's terminal) and line wrapping from the
+/// source (PDF lines, hard-wrapped prose) joined with single spaces.
+pub fn clean_for_copy(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Queries typed before, newest last; persisted one per line.
+#[derive(Debug, Default)]
+pub struct History {
+    pub entries: Vec<String>,
+    /// Position while browsing with ↑/↓.
+    pos: Option<usize>,
+    /// What was typed before browsing started.
+    draft: String,
+    path: Option<PathBuf>,
+    limit: usize,
+}
+
+impl History {
+    pub fn default_path() -> Option<PathBuf> {
+        project_dirs().map(|d| d.data_dir().join("history"))
+    }
+
+    /// Load from `path` (missing file = empty history).
+    pub fn load(path: Option<PathBuf>, limit: usize) -> History {
+        let entries = path
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|t| {
+                t.lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let mut h = History {
+            entries,
+            path,
+            limit: limit.max(1),
+            ..Default::default()
+        };
+        h.trim();
+        h
+    }
+
+    fn trim(&mut self) {
+        if self.entries.len() > self.limit {
+            let extra = self.entries.len() - self.limit;
+            self.entries.drain(..extra);
+        }
+    }
+
+    /// Remember `q` and save; returns an error message if saving failed.
+    pub fn push(&mut self, q: &str) -> Option<String> {
+        self.pos = None;
+        let q = clean_for_copy(q);
+        if q.is_empty() {
+            return None;
+        }
+        self.entries.retain(|e| *e != q);
+        self.entries.push(q);
+        self.trim();
+        let path = self.path.as_ref()?;
+        let save = || -> std::io::Result<()> {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut text = self.entries.join("\n");
+            text.push('\n');
+            std::fs::write(path, text)
+        };
+        save()
+            .err()
+            .map(|e| format!("cannot save the history in {}: {e}", path.display()))
+    }
+
+    /// ↑: the previous entry (older), keeping `current` as the draft.
+    pub fn older(&mut self, current: &str) -> Option<&str> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let pos = match self.pos {
+            None => {
+                self.draft = current.to_string();
+                self.entries.len() - 1
+            }
+            Some(0) => 0,
+            Some(p) => p - 1,
+        };
+        self.pos = Some(pos);
+        Some(&self.entries[pos])
+    }
+
+    /// ↓: the next entry (newer), or back to the draft.
+    pub fn newer(&mut self) -> Option<&str> {
+        let p = self.pos?;
+        if p + 1 < self.entries.len() {
+            self.pos = Some(p + 1);
+            Some(&self.entries[p + 1])
+        } else {
+            self.pos = None;
+            Some(&self.draft)
+        }
+    }
+
+    pub fn reset_browse(&mut self) {
+        self.pos = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_format_fills_the_template_and_cleans_text() {
+        let s = format_copy(
+            DEFAULT_COPY_FORMAT,
+            "It was\nlit in 1810.\x1b[2J",
+            "Bell Rock",
+            "Ch. 2 › Light",
+            "bell.rst",
+            1,
+        );
+        assert_eq!(s, "\"It was lit in 1810.[2J\" (Bell Rock, Ch. 2 › Light)");
+        let s = format_copy(DEFAULT_COPY_FORMAT, "Q", "T", "", "t.md", 1);
+        assert_eq!(s, "\"Q\" (T)");
+        let s = format_copy("{n}: {quote} — {source}", "Q", "T", "L", "t.md", 3);
+        assert_eq!(s, "3: Q — t.md");
+    }
+
+    #[test]
+    fn history_browses_and_persists() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/history");
+        let mut h = History::load(Some(path.clone()), 3);
+        assert!(h.older("x").is_none());
+        for q in ["one", "two", "three", "two", "four"] {
+            assert!(h.push(q).is_none());
+        }
+        assert_eq!(h.entries, ["three", "two", "four"]);
+        assert_eq!(h.older("draft"), Some("four"));
+        assert_eq!(h.older("draft"), Some("two"));
+        assert_eq!(h.newer(), Some("four"));
+        assert_eq!(h.newer(), Some("draft"));
+        let h2 = History::load(Some(path), 10);
+        assert_eq!(h2.entries, ["three", "two", "four"]);
+    }
+
+    #[test]
+    fn config_file_errors_fall_back_to_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("tui.toml");
+        std::fs::write(&p, "copy_format = \"{quote} — {title}\"\n").unwrap();
+        assert_eq!(TuiConfig::load_from(&p).0.copy_format, "{quote} — {title}");
+        std::fs::write(&p, "copy_fromat = 1\n").unwrap();
+        let (c, msg) = TuiConfig::load_from(&p);
+        assert_eq!(c, TuiConfig::default());
+        assert!(msg.unwrap().contains("copy_fromat"));
+    }
+}

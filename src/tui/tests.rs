@@ -1,0 +1,472 @@
+//! What the board shows: `TestBackend` snapshots of the main screens (text
+//! with insta; colours checked on chosen cells) and the behaviour behind
+//! the keys.
+
+use super::app::{Action, App, Effect, Focus, Popup, StatusKind};
+use super::fixture::{answer_outcome, refusal_outcome};
+use super::settings::{History, TuiConfig};
+use super::theme::Theme;
+use crate::index::{Progress, UpdateReport};
+use crate::ingest::Skipped;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+
+fn app_with(theme: Theme) -> App {
+    let mut app = App::new(theme, TuiConfig::default(), History::load(None, 100));
+    let report = UpdateReport {
+        skipped: vec![Skipped {
+            source_id: "broken.pdf".into(),
+            reason: "the PDF has no text layer".into(),
+        }],
+        ..Default::default()
+    };
+    app.on_index_ready(52, Some(report));
+    app
+}
+
+fn app() -> App {
+    app_with(Theme::default())
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> Buffer {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| super::view::draw(app, f)).unwrap();
+    term.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> String {
+    let w = buf.area.width as usize;
+    buf.content
+        .chunks(w)
+        .map(|row| {
+            let mut line = String::new();
+            let mut skip = 0;
+            for c in row {
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                line.push_str(c.symbol());
+                skip = super::view::wrap::char_width(c.symbol().chars().next().unwrap_or(' '))
+                    .saturating_sub(1);
+            }
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Position of the first cell whose symbol is `sym` inside rows `rows`.
+fn find(buf: &Buffer, sym: &str, rows: std::ops::Range<u16>) -> Option<(u16, u16)> {
+    for y in rows {
+        for x in 0..buf.area.width {
+            if buf[(x, y)].symbol() == sym {
+                return Some((x, y));
+            }
+        }
+    }
+    None
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn with_answer() -> App {
+    let mut app = app();
+    app.set_outcome(answer_outcome(6, 8), vec![]);
+    app.focus = Focus::Snippets;
+    app
+}
+
+fn no_controls(buf: &Buffer) {
+    for c in &buf.content {
+        assert!(
+            !c.symbol()
+                .chars()
+                .any(|ch| ch.is_control() || ('\u{80}'..='\u{9f}').contains(&ch)),
+            "control character in a cell: {:?}",
+            c.symbol()
+        );
+    }
+}
+
+#[test]
+fn empty_screen() {
+    let mut app = app();
+    let buf = render(&mut app, 80, 24);
+    insta::assert_snapshot!("empty", text(&buf));
+}
+
+#[test]
+fn indexing_shows_progress() {
+    let mut app = App::new(
+        Theme::default(),
+        TuiConfig::default(),
+        History::load(None, 10),
+    );
+    app.on_index_progress(Progress::Reading {
+        done: 5,
+        total: 13,
+        chunks: 40,
+    });
+    let buf = render(&mut app, 80, 24);
+    let t = text(&buf);
+    assert!(t.contains("reading files 5/13 · 40 new chunks"), "{t}");
+    insta::assert_snapshot!("indexing", t);
+}
+
+#[test]
+fn answer_with_validated_flagged_and_dropped_quotes() {
+    let mut app = with_answer();
+    let buf = render(&mut app, 120, 36);
+    let t = text(&buf);
+    insta::assert_snapshot!("answer", t);
+    assert!(t.contains("Snippets ✓3 ⚠3 ✗2"), "{t}");
+    assert!(t.contains("Gate pass"));
+    assert!(t.contains("⚑ no citation"));
+    // Colours by meaning: the first snippet row's ✓ and the fuzzy quote's ~.
+    let theme = Theme::default();
+    let snip = app.areas.snippets;
+    let rows = snip.y + 1..snip.bottom();
+    let (x, y) = find(&buf, "✓", rows.clone()).expect("a ✓ in the Snippets pane");
+    assert_eq!(buf[(x, y)].fg, theme.verdict_validated_fg);
+    let (x, y) = find(&buf, "~", rows.clone()).expect("a ~ in the Snippets pane");
+    assert_eq!(buf[(x, y)].fg, theme.verdict_flagged_fg);
+    let (x, y) = find(&buf, "✗", rows).expect("a ✗ in the Snippets pane");
+    assert_eq!(buf[(x, y)].fg, theme.verdict_dropped_fg);
+    // The selected quote is highlighted in the preview.
+    let prev = app.areas.preview;
+    let hl = (prev.y..prev.bottom())
+        .flat_map(|y| (prev.x..prev.right()).map(move |x| (x, y)))
+        .filter(|p| buf[*p].bg == theme.highlight_bg)
+        .count();
+    assert!(hl > 20, "highlighted cells: {hl}");
+    no_controls(&buf);
+}
+
+#[test]
+fn answer_is_usable_at_80x24() {
+    let mut app = with_answer();
+    let buf = render(&mut app, 80, 24);
+    let t = text(&buf);
+    insta::assert_snapshot!("answer_80x24", t);
+    for pane in [
+        "Chunks (6)",
+        "Snippets ✓3",
+        "Gate pass",
+        "Answer",
+        "Preview",
+    ] {
+        assert!(t.contains(pane), "{pane} missing:\n{t}");
+    }
+}
+
+#[test]
+fn refusal_shows_the_fixed_text_and_why() {
+    let mut app = app();
+    app.set_outcome(refusal_outcome(), vec![]);
+    let buf = render(&mut app, 100, 30);
+    let t = text(&buf);
+    insta::assert_snapshot!("refusal", t);
+    assert!(t.contains("This is not addressed in the provided sources."));
+    assert!(t.contains("Gate refuse"));
+    assert!(t.contains("REFUSE"));
+    assert!(t.contains("unknown_names: the question names"), "{t}");
+    assert!(t.contains("Japan"));
+    let theme = Theme::default();
+    let (x, y) = find(&buf, "R", app.areas.gate.y..app.areas.gate.bottom()).unwrap();
+    assert_eq!(buf[(x, y)].bg, theme.gate_refuse_bg);
+}
+
+#[test]
+fn help_overlay_lists_keys_and_verdicts() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('?'));
+    assert_eq!(app.popup, Some(Popup::Help));
+    let buf = render(&mut app, 100, 44);
+    let t = text(&buf);
+    insta::assert_snapshot!("help", t);
+    for s in [
+        "✓ verbatim",
+        "≈ normalized",
+        "~ fuzzy",
+        "⋯ non-contiguous",
+        "⇄ misattributed",
+        "✗ not found",
+        "· too short",
+    ] {
+        assert!(t.contains(s), "{s} missing");
+    }
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.popup, None);
+}
+
+#[test]
+fn dropped_and_flagged_list() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('d'));
+    let buf = render(&mut app, 100, 36);
+    let t = text(&buf);
+    insta::assert_snapshot!("inspect", t);
+    assert!(t.contains("not found in the retrieved sources"));
+    assert!(t.contains("each sentence is in the source, but not side by side"));
+    assert!(t.contains("budget dropped chunk"));
+}
+
+#[test]
+fn monochrome_theme_uses_no_colour() {
+    let mut app = app_with(Theme::builtin("mono").unwrap());
+    app.set_outcome(answer_outcome(6, 8), vec![]);
+    app.focus = Focus::Snippets;
+    let buf = render(&mut app, 100, 30);
+    insta::assert_snapshot!("mono", text(&buf));
+    for c in &buf.content {
+        assert_eq!(
+            (c.fg, c.bg),
+            (Color::Reset, Color::Reset),
+            "{:?}",
+            c.symbol()
+        );
+    }
+    // The selection is still visible: reverse video.
+    assert!(
+        buf.content
+            .iter()
+            .any(|c| c.modifier.contains(ratatui::style::Modifier::REVERSED))
+    );
+}
+
+#[test]
+fn hostile_source_text_cannot_reach_the_terminal() {
+    let mut app = with_answer();
+    app.focus = Focus::Chunks;
+    app.sel_chunk = 3; // notes/hostile.md
+    let buf = render(&mut app, 120, 36);
+    let t = text(&buf);
+    assert!(t.contains("A hostile note."), "{t}");
+    assert!(t.contains("Hostile"));
+    no_controls(&buf);
+    // Even a raw control written into the buffer is scrubbed.
+    let mut b = buf.clone();
+    b[(0, 0)].set_symbol("\u{1b}");
+    super::view::scrub(&mut b);
+    no_controls(&b);
+}
+
+#[test]
+fn fuzzy_quote_marks_the_differing_characters() {
+    let mut app = with_answer();
+    app.select_snippet(2);
+    let buf = render(&mut app, 120, 36);
+    let t = text(&buf);
+    assert!(
+        t.contains("the quote as extracted (differences marked)"),
+        "{t}"
+    );
+    let theme = Theme::default();
+    let diff = buf.content.iter().filter(|c| c.bg == theme.diff_bg).count();
+    // "records" vs "recorded", "talents" vs "talent": a few chars each side.
+    assert!((3..20).contains(&diff), "diff cells: {diff}");
+}
+
+#[test]
+fn non_contiguous_pieces_are_highlighted_with_the_gap_dimmed() {
+    let mut app = with_answer();
+    app.select_snippet(3);
+    let buf = render(&mut app, 120, 36);
+    let theme = Theme::default();
+    let gap = buf
+        .content
+        .iter()
+        .filter(|c| c.fg == theme.gap_fg && c.symbol() != " ")
+        .count();
+    assert!(gap > 50, "gap cells: {gap}");
+    let t = text(&buf);
+    assert!(t.contains("not side by side"));
+}
+
+#[test]
+fn misattributed_quote_shows_the_real_source() {
+    let mut app = with_answer();
+    app.select_snippet(4);
+    let t = text(&render(&mut app, 120, 36));
+    assert!(t.contains("really in: tower-of-hercules.pdf"), "{t}");
+    assert!(t.contains("The Tower of Hercules at A Coruna › p. 1"));
+    assert_eq!(app.sel_chunk, 2, "the real chunk is selected");
+}
+
+#[test]
+fn citations_in_the_answer_select_their_quote() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Tab); // Gate
+    key(&mut app, KeyCode::Tab); // Answer
+    assert_eq!(app.focus, Focus::Answer);
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.sel_snippet, Some(0));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.sel_snippet, Some(2), "third citation is [3]");
+    assert_eq!(app.sel_chunk, 1);
+    let _ = render(&mut app, 100, 30);
+}
+
+#[test]
+fn selecting_a_chunk_lists_its_quotes() {
+    let mut app = with_answer();
+    app.focus = Focus::Chunks;
+    let t = text(&render(&mut app, 120, 36));
+    assert!(t.contains("quotes here: ✓[1] ≈[2] ⋯[4]"), "{t}");
+    assert!(t.contains("bm25 16.00 (#1)"));
+}
+
+#[test]
+fn copy_validated_flagged_and_dropped() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        app.effects.pop(),
+        Some(Effect::Copy(
+            "\"The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.\" (The Pharos of Alexandria, Origins › The architect and the inscription)".into()
+        ))
+    );
+    // Flagged: confirmation first, then the source's words.
+    app.select_snippet(2);
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(app.popup, Some(Popup::ConfirmCopy(2)));
+    assert!(app.effects.is_empty());
+    let t = text(&render(&mut app, 100, 30));
+    assert!(t.contains("Copy the source's own words"), "{t}");
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        app.effects.pop(),
+        Some(Effect::Copy(
+            "\"Pliny the Elder records that it cost eight hundred talents\" (The Pharos of Alexandria, Origins › A harbour that needed a mark)".into()
+        ))
+    );
+    // n declines.
+    key(&mut app, KeyCode::Char('y'));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.effects.is_empty() && app.popup.is_none());
+    // Misattributed: cited with where the words really are.
+    app.select_snippet(4);
+    key(&mut app, KeyCode::Char('y'));
+    key(&mut app, KeyCode::Char('y'));
+    let Some(Effect::Copy(c)) = app.effects.pop() else {
+        panic!("no copy")
+    };
+    assert_eq!(
+        c,
+        "\"Gaius Sevius Lupus, an architect from Aeminium\" (The Tower of Hercules at A Coruna, p. 1 · The architect's inscription)"
+    );
+    // Dropped: refused, with the reason.
+    app.select_snippet(5);
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.effects.is_empty());
+    assert_eq!(app.status_kind, StatusKind::Error);
+    assert!(app.status.contains("cannot be copied"), "{}", app.status);
+    // Y: every validated quote, one per line.
+    key(&mut app, KeyCode::Char('Y'));
+    let Some(Effect::Copy(all)) = app.effects.pop() else {
+        panic!("no copy")
+    };
+    assert_eq!(all.lines().count(), 3, "{all}");
+}
+
+#[test]
+fn hiding_flagged_and_dropped_quotes() {
+    let mut app = with_answer();
+    app.select_snippet(2);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.visible_snippets(), [0, 1, 7]);
+    assert_eq!(app.sel_snippet, Some(0));
+    let t = text(&render(&mut app, 100, 30));
+    assert!(t.contains("(validated only)"));
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.visible_snippets().len(), 8);
+}
+
+#[test]
+fn queries_carry_generations_and_esc_cancels() {
+    let mut app = app();
+    assert_eq!(app.focus, Focus::Input, "the board opens ready to type");
+    for c in "lamp oil".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    let Some(Effect::RunQuery { generation: g1, .. }) = app.effects.pop() else {
+        panic!("no query")
+    };
+    // A second query makes the first stale.
+    app.apply(Action::FocusInput);
+    key(&mut app, KeyCode::Enter);
+    let Some(Effect::RunQuery { generation: g2, .. }) = app.effects.pop() else {
+        panic!("no query")
+    };
+    app.on_query_done(g1, Ok(Box::new((answer_outcome(4, 2), vec![]))));
+    assert!(app.board.is_none(), "stale result dropped");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.status.contains("cancelled"), "{}", app.status);
+    app.on_query_done(g2, Ok(Box::new((answer_outcome(4, 2), vec![]))));
+    assert!(app.board.is_none(), "cancelled result dropped");
+    // History: ↑ brings the question back.
+    app.apply(Action::FocusInput);
+    key(&mut app, KeyCode::Char('z'));
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.input.text, "lamp oil");
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.input.text, "lamp oilz");
+    // q types in the input; quits outside it.
+    key(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
+fn a_question_typed_while_indexing_runs_when_ready() {
+    let mut app = App::new(
+        Theme::default(),
+        TuiConfig::default(),
+        History::load(None, 10),
+    );
+    app.apply(Action::FocusInput);
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.effects.is_empty());
+    app.on_index_ready(10, None);
+    assert!(matches!(app.effects.pop(), Some(Effect::RunQuery { .. })));
+}
+
+#[test]
+fn mouse_selects_panes_and_rows() {
+    let mut app = with_answer();
+    let _ = render(&mut app, 100, 30);
+    let c = app.areas.chunks;
+    app.apply(Action::Click(c.x + 3, c.y + 3));
+    assert_eq!(app.focus, Focus::Chunks);
+    assert_eq!(app.sel_chunk, 2);
+    let s = app.areas.snippets;
+    app.apply(Action::Click(s.x + 3, s.y + 2));
+    assert_eq!((app.focus, app.sel_snippet), (Focus::Snippets, Some(1)));
+    app.apply(Action::ScrollDown(s.x + 3, s.y + 2));
+    assert_eq!(app.sel_snippet, Some(4));
+    let p = app.areas.preview;
+    app.apply(Action::ScrollDown(p.x + 3, p.y + 2));
+    let _ = render(&mut app, 100, 30);
+}
+
+#[test]
+fn resizing_down_to_tiny_does_not_panic() {
+    let mut app = with_answer();
+    for (w, h) in [(80, 24), (40, 12), (10, 5), (1, 1), (200, 60)] {
+        let _ = render(&mut app, w, h);
+        key(&mut app, KeyCode::Char('?'));
+        let _ = render(&mut app, w, h);
+        key(&mut app, KeyCode::Esc);
+    }
+}

@@ -1,0 +1,205 @@
+//! Drawing. Each pane draws itself from the [`App`] into its area; the
+//! last step scrubs the buffer so no control character can reach the
+//! terminal even if some text escaped sanitising.
+
+mod panes;
+mod popups;
+pub mod wrap;
+
+use super::app::{App, Areas, Focus, IndexState, StatusKind};
+use crate::index::Progress;
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, LineGauge, Paragraph};
+
+/// Draw the whole board.
+pub fn draw(app: &mut App, f: &mut Frame) {
+    let area = f.area();
+    let theme = app.theme.clone();
+    f.render_widget(Block::new().style(theme.base()), area);
+    let indexing = matches!(app.index, IndexState::Indexing(_));
+    let [input_a, progress_a, body, status_a] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(u16::from(indexing)),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(42), Constraint::Percentage(58)]).areas(body);
+    let [chunks_a, snippets_a, gate_a] = Layout::vertical([
+        Constraint::Percentage(37),
+        Constraint::Percentage(33),
+        Constraint::Min(0),
+    ])
+    .areas(left);
+    let [answer_a, preview_a] =
+        Layout::vertical([Constraint::Percentage(45), Constraint::Min(0)]).areas(right);
+    app.areas = Areas {
+        input: input_a,
+        chunks: chunks_a,
+        snippets: snippets_a,
+        gate: gate_a,
+        answer: answer_a,
+        preview: preview_a,
+    };
+
+    draw_input(app, f, input_a);
+    if indexing {
+        draw_progress(app, f, progress_a);
+    }
+    panes::chunks(app, f, chunks_a);
+    panes::snippets(app, f, snippets_a);
+    panes::gate(app, f, gate_a);
+    panes::answer(app, f, answer_a);
+    panes::preview(app, f, preview_a);
+    draw_status(app, f, status_a);
+    popups::draw(app, f, area);
+    scrub(f.buffer_mut());
+    app.dirty = false;
+}
+
+/// Replace any cell holding a control character (ESC, BEL, C1, …).
+pub fn scrub(buf: &mut Buffer) {
+    for cell in buf.content.iter_mut() {
+        if cell.symbol().chars().any(|c| c.is_control()) {
+            cell.set_symbol("\u{FFFD}");
+        }
+    }
+}
+
+/// A pane's frame: border and title coloured by focus.
+pub fn pane_block<'a>(app: &App, focus: Focus, title: Line<'a>) -> Block<'a> {
+    let focused = app.focus == focus && app.popup.is_none();
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(app.theme.border(focused))
+        .title(title.style(app.theme.title(focused)))
+}
+
+const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+fn draw_input(app: &mut App, f: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let focused = app.focus == Focus::Input && app.popup.is_none();
+    let prompt = " Ask ❯ ";
+    let mut spans = vec![Span::styled(
+        prompt,
+        t.border(focused).fg(t.input_prompt_fg),
+    )];
+    let text = super::model::clean(&app.input.text);
+    if text.is_empty() && !focused {
+        spans.push(Span::styled(
+            "press / to type a question, ? for help",
+            t.dim(),
+        ));
+    } else {
+        spans.push(Span::styled(text.clone(), Style::new().fg(t.input_fg)));
+    }
+    // Keep the cursor visible on long input: show the tail.
+    let avail = area.width.saturating_sub(prompt.chars().count() as u16 + 1) as usize;
+    let before: String = text.chars().take(app.input.cursor).collect();
+    let before_w = Span::raw(&*before).width();
+    let shift = before_w.saturating_sub(avail);
+    if shift > 0 {
+        let tail: String = text
+            .chars()
+            .skip_while({
+                let mut w = 0;
+                move |c| {
+                    w += wrap::char_width(*c);
+                    w <= shift
+                }
+            })
+            .collect();
+        spans[1] = Span::styled(tail, Style::new().fg(t.input_fg));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+    if focused {
+        let x = area.x + prompt.chars().count() as u16 + (before_w - shift) as u16;
+        f.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
+    }
+}
+
+pub fn progress_label(p: &Option<Progress>) -> (f64, String) {
+    match p {
+        None => (0.0, "Indexing: looking at the sources…".into()),
+        Some(Progress::Reading {
+            done,
+            total,
+            chunks,
+        }) => (
+            ratio(*done, *total) * 0.6,
+            format!("Indexing: reading files {done}/{total} · {chunks} new chunks"),
+        ),
+        Some(Progress::Embedding { done, total }) => (
+            0.6 + ratio(*done, *total) * 0.3,
+            format!("Indexing: embedding chunks {done}/{total}"),
+        ),
+        Some(Progress::BuildingGraph { vectors }) => (
+            0.92,
+            format!("Indexing: building the vector graph ({vectors} vectors)"),
+        ),
+        Some(Progress::Committing) => (0.98, "Indexing: saving".into()),
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        (a as f64 / b as f64).clamp(0.0, 1.0)
+    }
+}
+
+fn draw_progress(app: &App, f: &mut Frame, area: Rect) {
+    let IndexState::Indexing(p) = &app.index else {
+        return;
+    };
+    let (r, label) = progress_label(p);
+    let t = &app.theme;
+    f.render_widget(
+        LineGauge::default()
+            .ratio(r)
+            .label(Span::styled(
+                format!(" {label} "),
+                Style::new().fg(t.progress_fg),
+            ))
+            .filled_style(Style::new().fg(t.progress_fg))
+            .unfilled_style(t.dim()),
+        area,
+    );
+}
+
+fn draw_status(app: &App, f: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let style = match app.status_kind {
+        StatusKind::Info => t.status(),
+        StatusKind::Ok => t.ok(),
+        StatusKind::Error => t.error(),
+    };
+    let spin = if app.busy() {
+        SPINNER[app.spinner % SPINNER.len()]
+    } else {
+        " "
+    };
+    let right = match &app.index {
+        IndexState::Indexing(_) => format!("{spin} indexing · ? help "),
+        IndexState::Ready { chunks, .. } => {
+            format!("{spin} {chunks} chunks · ? help · q quit ")
+        }
+        IndexState::Failed(_) => "no index · ? help · q quit ".into(),
+    };
+    let rw = Span::raw(&*right).width() as u16;
+    let [l, r] = Layout::horizontal([Constraint::Min(0), Constraint::Length(rw)]).areas(area);
+    f.render_widget(Block::new().style(t.status()), area);
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(format!(" {}", app.status), style)))
+            .style(t.status()),
+        l,
+    );
+    f.render_widget(Paragraph::new(right).style(t.status()), r);
+}

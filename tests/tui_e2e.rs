@@ -1,0 +1,281 @@
+//! The real board in a pseudo-terminal: index `sample-sources/`, ask a
+//! question, see the four panes fill, copy a quote through OSC 52 (no
+//! clipboard here), quit cleanly. Waits poll the emulated screen for the
+//! last thing a frame draws; nothing sleeps for correctness.
+
+use base64::Engine;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_research-board");
+const QUESTION: &str = "Who was the architect of the Pharos of Alexandria?";
+const ROWS: u16 = 30;
+const COLS: u16 = 100;
+
+fn timeout() -> Duration {
+    Duration::from_secs(if cfg!(debug_assertions) { 120 } else { 60 })
+}
+
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-sources")
+}
+
+/// The environment both runs share: nothing touches the real home.
+fn env(tmp: &Path) -> Vec<(&'static str, String)> {
+    let p = |s: &str| tmp.join(s).to_string_lossy().into_owned();
+    vec![
+        ("HOME", p("home")),
+        ("XDG_CONFIG_HOME", p("config")),
+        ("XDG_DATA_HOME", p("data")),
+        ("XDG_CACHE_HOME", p("cache")),
+        ("RESEARCH_BOARD_LOG_DIR", p("logs")),
+        ("RESEARCH_BOARD_CLIPBOARD", "osc52".into()),
+        ("TERM", "xterm-256color".into()),
+    ]
+}
+
+struct Board {
+    rx: mpsc::Receiver<Vec<u8>>,
+    raw: Vec<u8>,
+    parser: vt100::Parser,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Board {
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(bytes) = self.rx.recv_timeout(wait) {
+            self.parser.process(&bytes);
+            self.raw.extend_from_slice(&bytes);
+        }
+        while let Ok(bytes) = self.rx.try_recv() {
+            self.parser.process(&bytes);
+            self.raw.extend_from_slice(&bytes);
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Poll until `pred` holds on the screen; panic with the screen if not.
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + timeout();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{s}");
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.pump(Duration::from_millis(50));
+                panic!(
+                    "the board exited ({status:?}) while waiting for {what}; the screen:\n{}",
+                    self.screen()
+                );
+            }
+            self.pump(Duration::from_millis(100));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Rows `top..bottom`, columns `left..right` of the screen.
+    fn region(&self, top: u16, bottom: u16, left: u16, right: u16) -> String {
+        let screen = self.parser.screen();
+        (top..bottom)
+            .map(|r| screen.contents_between(r, left, r, right))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+fn start(tmp: &Path, index_dir: &Path) -> Board {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.arg(sources());
+    cmd.arg("--index-dir");
+    cmd.arg(index_dir);
+    cmd.cwd(tmp);
+    cmd.env_remove("NO_COLOR");
+    for (k, v) in env(tmp) {
+        cmd.env(k, v);
+    }
+    let child = pair.slave.spawn_command(cmd).expect("start the board");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let writer = pair.master.take_writer().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _master = pair.master; // keep the pty open while reading
+        let mut buf = [0u8; 8192];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Board {
+        rx,
+        raw: Vec::new(),
+        parser: vt100::Parser::new(ROWS, COLS, 0),
+        writer,
+        child,
+    }
+}
+
+/// The OSC 52 payloads in `raw`, decoded.
+fn osc52_payloads(raw: &[u8]) -> Vec<String> {
+    let start = b"\x1b]52;c;";
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = raw[i..]
+        .windows(start.len())
+        .position(|w| w == start)
+        .map(|p| p + i)
+    {
+        let body = p + start.len();
+        let Some(end) = raw[body..]
+            .iter()
+            .position(|b| *b == 0x07)
+            .map(|e| e + body)
+        else {
+            break;
+        };
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(&raw[body..end])
+            .expect("valid base64 in OSC 52");
+        out.push(String::from_utf8(bytes).expect("UTF-8 payload"));
+        i = end;
+    }
+    out
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn ask_see_the_panes_copy_a_quote_and_quit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index_dir = tmp.path().join("index");
+    let mut board = start(tmp.path(), &index_dir);
+
+    // Indexing runs in the background, then the status line says ready.
+    board.wait_for("the index to be ready", |s| s.contains("Index ready:"));
+
+    // The input has focus at start: type the question and run it.
+    board.send(QUESTION.as_bytes());
+    board.wait_for("the typed question", |s| {
+        s.contains("architect of the Pharos")
+    });
+    board.send(b"\r");
+    let screen = board.wait_for("the answer", |s| {
+        // The status line is the last row a frame draws.
+        s.contains("Snippets ✓") && s.contains(" validated, ") && s.contains("confidence")
+    });
+
+    eprintln!("{screen}");
+    // Four panes show the result. Layout: left 42% (Chunks, Snippets,
+    // Gate), right 58% (Answer, Preview).
+    let left = COLS * 42 / 100;
+    let chunks = board.region(2, 11, 0, left);
+    assert!(
+        chunks.contains(" 1 ") && chunks.contains("The Pharos of Alexandria")
+            || chunks.contains("The Tower of Hercules"),
+        "chunk list:\n{chunks}\n\nscreen:\n{screen}"
+    );
+    let snippets_title = screen
+        .lines()
+        .find(|l| l.contains("Snippets ✓"))
+        .expect("snippets title");
+    assert!(!snippets_title.contains("Snippets ✓0"), "{snippets_title}");
+    assert!(screen.contains("✓ [1]"), "a validated snippet:\n{screen}");
+    assert!(screen.contains("Gate pass"), "gate decision:\n{screen}");
+    assert!(screen.contains("PASS"), "gate decision:\n{screen}");
+    let answer = board.region(1, 14, left, COLS);
+    assert!(
+        answer.contains("Sostratus"),
+        "answer pane:\n{answer}\n\nscreen:\n{screen}"
+    );
+
+    // The Snippets pane has focus after a query; y copies snippet [1].
+    let before = board.raw.len();
+    board.send(b"y");
+    board.wait_for("the copy message", |s| {
+        s.contains("Sent to terminal clipboard (OSC 52)")
+    });
+    let payloads = osc52_payloads(&board.raw[before..]);
+    assert_eq!(payloads.len(), 1, "one OSC 52 sequence");
+    let copied = payloads[0].clone();
+
+    // q quits, the terminal is restored, exit code 0.
+    board.send(b"q");
+    let deadline = Instant::now() + timeout();
+    let status = loop {
+        if let Some(s) = board.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the board did not quit");
+        board.pump(Duration::from_millis(50));
+    };
+    board.pump(Duration::from_millis(200));
+    assert!(status.success(), "exit status {status:?}");
+    let tail = String::from_utf8_lossy(&board.raw[board.raw.len().saturating_sub(200)..]);
+    assert!(
+        tail.contains("\x1b[?1049l"),
+        "left the alternate screen: {tail:?}"
+    );
+
+    // The payload is snippet [1] of the same query, as `ask --json` reports
+    // it: the source's words and the citation.
+    let mut cmd = std::process::Command::new(BIN);
+    cmd.args(["ask"])
+        .arg(sources())
+        .arg(QUESTION)
+        .arg("--json")
+        .arg("--index-dir")
+        .arg(&index_dir)
+        .env_remove("NO_COLOR");
+    for (k, v) in env(tmp.path()) {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &o["snippets"][0];
+    assert_eq!(s["status"], "validated");
+    let quote = s["copy_text"].as_str().or(s["content"].as_str()).unwrap();
+    let loc = s["location"].as_str().unwrap();
+    let title = s["source_title"].as_str().unwrap();
+    let expected = if loc.is_empty() {
+        format!("\"{}\" ({title})", collapse(quote))
+    } else {
+        format!("\"{}\" ({title}, {loc})", collapse(quote))
+    };
+    assert_eq!(copied, expected);
+}
