@@ -20,15 +20,6 @@ use research_board::index::{self, Index, UpdateOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const WORDS: &[&str] = &[
-    "lamp", "keeper", "tower", "reef", "storm", "lens", "granite", "beacon", "fog", "oil",
-    "harbour", "light", "signal", "wick", "lantern", "rock", "coast", "ship", "wreck", "engineer",
-    "mortar", "gallery", "prism", "flash", "horn", "bell", "tide", "gale", "island", "cliff",
-    "buoy", "chart", "pilot", "mast", "hull", "deck", "crew", "rope", "anchor", "sail", "north",
-    "south", "winter", "summer", "night", "dawn", "watch", "log", "supply", "boat", "family",
-    "station", "service",
-];
-
 fn rng(seed: &mut u64) -> u64 {
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
@@ -36,29 +27,47 @@ fn rng(seed: &mut u64) -> u64 {
     *seed
 }
 
-/// A word drawn with a Zipf-like skew from a large synthetic vocabulary.
-fn word(seed: &mut u64) -> String {
-    let r = rng(seed);
-    let rank = ((r % 10_000) as f64 / 10_000.0).powi(3) * 20_000.0;
-    let rank = rank as usize;
-    if rank < WORDS.len() {
-        WORDS[rank].to_string()
-    } else {
-        // Pronounceable synthetic word, stable per rank.
-        let syll = [
-            "ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "do", "fe", "gu",
-        ];
-        let mut w = String::new();
-        let mut x = rank;
-        for _ in 0..3 {
-            w.push_str(syll[x % syll.len()]);
-            x /= syll.len();
+/// English vocabulary of the sample sources, most frequent first.
+fn vocabulary() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-sources");
+    let mut counts: std::collections::HashMap<String, usize> = Default::default();
+    for e in walk(&dir) {
+        if let Ok(t) = std::fs::read_to_string(&e) {
+            for w in t
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.len() > 1)
+            {
+                *counts.entry(w.to_lowercase()).or_default() += 1;
+            }
         }
-        w
     }
+    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v.into_iter().map(|(w, _)| w).collect()
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A word drawn from `vocab` with a Zipf-like skew.
+fn word(seed: &mut u64, vocab: &[String]) -> String {
+    let r = (rng(seed) % 1_000_000) as f64 / 1_000_000.0;
+    let rank = (r.powi(3) * vocab.len() as f64) as usize;
+    vocab[rank.min(vocab.len() - 1)].clone()
 }
 
 fn generate(dir: &Path, target_mb: usize) -> usize {
+    let vocab = vocabulary();
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut total = 0usize;
     let mut f = 0;
@@ -70,7 +79,7 @@ fn generate(dir: &Path, target_mb: usize) -> usize {
                 let sentences = 4 + rng(&mut seed) % 6;
                 for _ in 0..sentences {
                     let n = 8 + rng(&mut seed) % 14;
-                    let mut s: Vec<String> = (0..n).map(|_| word(&mut seed)).collect();
+                    let mut s: Vec<String> = (0..n).map(|_| word(&mut seed, &vocab)).collect();
                     let mut c = s[0].chars();
                     s[0] = c
                         .next()
@@ -114,13 +123,32 @@ fn opts(max_tokens: usize) -> UpdateOptions {
 fn child(src: &Path, idx: &Path, max_tokens: usize) {
     let e = embed::build(EmbedderKind::Builtin).unwrap();
     let t = Instant::now();
-    let r = index::update(src, idx, &opts(max_tokens), e.as_deref(), &mut |_| {}).unwrap();
-    println!(
-        "{} {} {}",
-        t.elapsed().as_secs_f64(),
-        r.chunks_total,
-        peak_rss_mb()
-    );
+    let mut phases: Vec<(&'static str, f64)> = Vec::new();
+    let r = index::update(src, idx, &opts(max_tokens), e.as_deref(), &mut |p| {
+        let name = match p {
+            index::Progress::Reading { .. } => "read+chunk",
+            index::Progress::Embedding { .. } => "embed",
+            index::Progress::BuildingGraph { .. } => "graph",
+            index::Progress::Committing => "commit",
+        };
+        if phases.last().is_none_or(|(n, _)| *n != name) {
+            phases.push((name, t.elapsed().as_secs_f64()));
+        }
+    })
+    .unwrap();
+    let total = t.elapsed().as_secs_f64();
+    let spans: Vec<String> = phases
+        .iter()
+        .enumerate()
+        .map(|(i, (n, start))| {
+            format!(
+                "{n}={:.1}s",
+                phases.get(i + 1).map_or(total, |p| p.1) - start
+            )
+        })
+        .collect();
+    eprintln!("  phases: {}", spans.join(" "));
+    println!("{} {} {}", total, r.chunks_total, peak_rss_mb());
 }
 
 fn run_child(src: &Path, idx: &Path, max_tokens: usize) -> (f64, usize, f64) {
@@ -138,6 +166,7 @@ fn run_child(src: &Path, idx: &Path, max_tokens: usize) -> (f64, usize, f64) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    print!("{}", String::from_utf8_lossy(&out.stderr));
     let s = String::from_utf8(out.stdout).unwrap();
     let v: Vec<&str> = s.split_whitespace().collect();
     (
@@ -153,11 +182,12 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
 }
 
 fn queries(n: usize) -> Vec<String> {
+    let vocab = vocabulary();
     let mut seed = 42u64;
     (0..n)
         .map(|i| {
             let k = 3 + (i % 4);
-            let ws: Vec<String> = (0..k).map(|_| word(&mut seed)).collect();
+            let ws: Vec<String> = (0..k).map(|_| word(&mut seed, &vocab)).collect();
             format!("What does the text say about {}?", ws.join(" "))
         })
         .collect()
@@ -220,7 +250,8 @@ fn bench_scale(
     let mut exact_ms = Vec::new();
     let mut hnsw_ms = Vec::new();
     let mut recall = 0usize;
-    for q in qs.iter().take(50) {
+    let probes = qs.len().min(50);
+    for q in qs.iter().take(probes) {
         let qv = e.embed(&[q]).unwrap().remove(0);
         let t = Instant::now();
         let mut scored: Vec<(f32, &str)> = vectors
@@ -276,7 +307,7 @@ fn bench_scale(
     println!(
         "[{label}] vector top-10: exact scan p50 {e50:.2} ms (baseline), HNSW p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}",
         e50 / h50,
-        recall as f64 / 500.0
+        recall as f64 / (probes * 10) as f64
     );
 }
 

@@ -435,7 +435,6 @@ fn validate_snippets(
     Ok(out)
 }
 
-
 fn refusal() -> Answer {
     Answer {
         text: REFUSAL.to_string(),

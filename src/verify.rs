@@ -223,7 +223,9 @@ pub fn verify(
                 let mut best: Option<Validation> = None;
                 for s in sources {
                     let v = validator.validate(&q.quote, s, &cfg.validate);
-                    let better = best.as_ref().is_none_or(|b| v.preference() > b.preference());
+                    let better = best
+                        .as_ref()
+                        .is_none_or(|b| v.preference() > b.preference());
                     if better {
                         best = Some(v);
                     }
@@ -255,7 +257,6 @@ pub fn verify(
     }
     Ok(out)
 }
-
 
 #[cfg(test)]
 mod tests {

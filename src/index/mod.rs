@@ -27,7 +27,7 @@ use tantivy::query::{QueryParser, TermQuery};
 use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 
-const MANIFEST_FORMAT: u32 = 1;
+const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
 const CHUNKER_VERSION: u32 = 3;

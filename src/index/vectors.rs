@@ -3,20 +3,34 @@
 
 use anyhow::{Context, Result, bail};
 use hnsw_rs::hnswio::HnswIo;
-use hnsw_rs::prelude::{DistCosine, Hnsw};
+use hnsw_rs::prelude::{Distance, Hnsw};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 /// A chunk id and its vector.
 pub type IdVector = (String, Vec<f32>);
 
-const MAX_CONNECTIONS: usize = 16;
+/// Cosine distance for unit vectors: `1 - a·b`, clamped at 0 (rounding can
+/// push the dot product of a vector with itself just above 1). Every vector
+/// stored or searched is L2-normalised by its embedder, so this equals
+/// `DistCosine` at a third of the work; eight accumulators let the compiler
+/// vectorise the loop.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct UnitCosine;
+
+impl Distance<f32> for UnitCosine {
+    fn eval(&self, a: &[f32], b: &[f32]) -> f32 {
+        (1.0 - crate::embed::dot(a, b)).max(0.0)
+    }
+}
+
+const MAX_CONNECTIONS: usize = 12;
 const MAX_LAYERS: usize = 16;
-const EF_CONSTRUCTION: usize = 100;
+const EF_CONSTRUCTION: usize = 64;
 
 /// HNSW graph plus the chunk id of every data id.
 pub struct VectorStore {
-    hnsw: Option<Hnsw<'static, f32, DistCosine>>,
+    hnsw: Option<Hnsw<'static, f32, UnitCosine>>,
     ids: Vec<String>,
 }
 
@@ -34,12 +48,12 @@ impl VectorStore {
         if data.is_empty() {
             return VectorStore { hnsw: None, ids };
         }
-        let mut hnsw = Hnsw::<f32, DistCosine>::new(
+        let mut hnsw = Hnsw::<f32, UnitCosine>::new(
             MAX_CONNECTIONS,
             data.len(),
             MAX_LAYERS,
             EF_CONSTRUCTION,
-            DistCosine {},
+            UnitCosine,
         );
         hnsw.parallel_insert(&data);
         hnsw.set_searching_mode(true);
@@ -82,7 +96,7 @@ impl VectorStore {
         // is leaked (a few hundred bytes per load) to give the graph an owner
         // that lives long enough.
         let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, name)));
-        let mut hnsw: Hnsw<'static, f32, DistCosine> = io
+        let mut hnsw: Hnsw<'static, f32, UnitCosine> = io
             .load_hnsw()
             .map_err(|e| anyhow::anyhow!("cannot load the vector graph {name}: {e}"))?;
         hnsw.set_searching_mode(true);
