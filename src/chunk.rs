@@ -27,6 +27,7 @@ pub struct Chunk {
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ChunkConfig {
     /// Target upper bound of a chunk, in cl100k tokens.
     pub max_tokens: usize,

@@ -544,3 +544,43 @@ fn every_query_is_audited_without_secrets() {
         assert!(!text.contains("sk-test-secret"));
     }
 }
+
+#[test]
+fn the_readme_config_example_is_a_valid_config() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find("```toml\nengine")
+        .expect("the README shows a config example");
+    let body = &readme[start + "```toml\n".len()..];
+    let toml = &body[..body.find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, toml).unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "ask",
+            samples().to_str().unwrap(),
+            "When was the Bell Rock light first exhibited?",
+            "--json",
+            "--config",
+        ])
+        .arg(&cfg)
+        .arg("--index-dir")
+        .arg(idx.path())
+        .output()
+        .unwrap();
+    let o = json(&out);
+    assert_eq!(o["answer"]["refused"], false);
+    // A partial table keeps the other defaults.
+    std::fs::write(&cfg, "[chunk]\nmax_tokens = 128\n").unwrap();
+    let out = bin()
+        .args(["index", samples().to_str().unwrap(), "--json", "--config"])
+        .arg(&cfg)
+        .arg("--index-dir")
+        .arg(idx.path())
+        .output()
+        .unwrap();
+    json(&out);
+}
