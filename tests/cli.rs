@@ -584,3 +584,22 @@ fn the_readme_config_example_is_a_valid_config() {
         .unwrap();
     json(&out);
 }
+
+#[test]
+fn global_options_may_come_before_the_subcommand() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = bin()
+        .arg("--index-dir")
+        .arg(idx.path())
+        .args([
+            "--embedder",
+            "builtin",
+            "index",
+            samples().to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let r = json(&out);
+    assert_eq!(r["files_indexed"], 15);
+}

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
     version,
     about = "Ask questions of your sources; get verbatim quotes you can trust."
 )]
-#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -36,9 +35,15 @@ struct Common {
     /// Config file (TOML); default: research-board/config.toml in the platform config directory.
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Embedder: builtin (default, semantic), hashing (lexical) or none (BM25 only).
+    /// Embedder: builtin (default, semantic, offline), minilm (the full
+    /// transformer; needs --model-dir), openai (an /embeddings endpoint) or
+    /// none (BM25 only).
     #[arg(long, global = true, value_name = "NAME")]
     embedder: Option<EmbedderKind>,
+    /// all-MiniLM-L6-v2 model folder for --embedder minilm (env
+    /// RESEARCH_BOARD_MINILM_DIR; get one with scripts/fetch-minilm.sh).
+    #[arg(long, global = true, value_name = "DIR")]
+    model_dir: Option<PathBuf>,
     /// Also write the whole pipeline of every query to the debug log.
     #[arg(long, global = true)]
     debug: bool,
@@ -148,7 +153,11 @@ impl Ctx {
         if let Some(m) = &common.model {
             config.llm.model = m.clone();
         }
-        let embedder = embed::build(config.embedder)?;
+        let mut embed_settings = embed::EmbedSettings::new(&config.embed, &config.llm);
+        if let Some(d) = &common.model_dir {
+            embed_settings.minilm_dir = Some(d.clone());
+        }
+        let embedder = embed::build_with(config.embedder, &embed_settings)?;
         let llm = match config.engine {
             crate::config::EngineKind::Extractive => None,
             crate::config::EngineKind::Llm => {

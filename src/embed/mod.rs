@@ -4,10 +4,16 @@
 //! stored with the index, and a change of either re-embeds the corpus.
 
 mod builtin;
+mod minilm;
+mod openai;
 
 pub use builtin::BuiltinEmbedder;
+pub use minilm::{MINILM_DIR_ENV, MODEL_SHA256 as MINILM_SHA256, MinilmEmbedder};
+pub use openai::OpenAiEmbedder;
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// Something that maps texts to L2-normalised vectors of a fixed dimension.
 pub trait Embedder: Send + Sync {
@@ -30,6 +36,11 @@ pub enum EmbedderKind {
     /// the repository: semantic, offline.
     #[default]
     Builtin,
+    /// The full all-MiniLM-L6-v2 transformer (candle, CPU), from a model
+    /// folder: semantic, offline, slower to index.
+    Minilm,
+    /// An OpenAI-compatible `/embeddings` endpoint.
+    Openai,
 }
 
 impl std::str::FromStr for EmbedderKind {
@@ -38,18 +49,92 @@ impl std::str::FromStr for EmbedderKind {
         match s {
             "none" => Ok(Self::None),
             "builtin" => Ok(Self::Builtin),
+            "minilm" => Ok(Self::Minilm),
+            "openai" => Ok(Self::Openai),
             other => Err(format!(
-                "unknown embedder '{other}' (expected: builtin, none)"
+                "unknown embedder '{other}' (expected: builtin, minilm, openai, none)"
             )),
         }
     }
 }
 
-/// Build the embedder for `kind`; `None` means BM25-only retrieval.
+/// The `[embed]` table of the config file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EmbedConfig {
+    /// Folder of the all-MiniLM-L6-v2 model for the `minilm` embedder
+    /// (`scripts/fetch-minilm.sh DIR`); `RESEARCH_BOARD_MINILM_DIR` and
+    /// `--model-dir` override it.
+    pub minilm_dir: Option<PathBuf>,
+    /// Model name sent to the `openai` embedder's endpoint.
+    pub openai_model: String,
+    /// Texts per request to the `openai` endpoint.
+    pub batch_size: usize,
+}
+
+impl Default for EmbedConfig {
+    fn default() -> Self {
+        EmbedConfig {
+            minilm_dir: None,
+            openai_model: "text-embedding-3-small".into(),
+            batch_size: openai::DEFAULT_BATCH,
+        }
+    }
+}
+
+/// What [`build`] needs beyond the embedder's name.
+#[derive(Debug, Clone)]
+pub struct EmbedSettings {
+    /// `minilm`'s model folder; when unset, `RESEARCH_BOARD_MINILM_DIR`.
+    pub minilm_dir: Option<PathBuf>,
+    /// Base URL, key, timeouts and retries for `openai` (the LLM's).
+    pub openai: crate::llm::LlmConfig,
+    pub openai_model: String,
+    /// Texts per request for `openai`.
+    pub batch: usize,
+}
+
+impl EmbedSettings {
+    /// Settings from the `[embed]` table and the (env-layered) LLM settings;
+    /// `RESEARCH_BOARD_MINILM_DIR` overrides `embed.minilm_dir`.
+    pub fn new(embed: &EmbedConfig, llm: &crate::llm::LlmConfig) -> Self {
+        let env_dir = std::env::var_os(MINILM_DIR_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+        EmbedSettings {
+            minilm_dir: env_dir.or_else(|| embed.minilm_dir.clone()),
+            openai: llm.clone(),
+            openai_model: embed.openai_model.clone(),
+            batch: embed.batch_size,
+        }
+    }
+}
+
+/// Build the embedder for `kind` with the default settings (plus
+/// `RESEARCH_BOARD_MINILM_DIR` and the `OPENAI_*` variables); `None` means
+/// BM25-only retrieval.
 pub fn build(kind: EmbedderKind) -> Result<Option<Box<dyn Embedder>>> {
+    let llm = crate::llm::LlmConfig::default().from_env();
+    build_with(kind, &EmbedSettings::new(&EmbedConfig::default(), &llm))
+}
+
+/// Build the embedder for `kind`; `None` means BM25-only retrieval.
+pub fn build_with(
+    kind: EmbedderKind,
+    settings: &EmbedSettings,
+) -> Result<Option<Box<dyn Embedder>>> {
     Ok(match kind {
         EmbedderKind::None => None,
         EmbedderKind::Builtin => Some(Box::new(BuiltinEmbedder::load_default()?)),
+        EmbedderKind::Minilm => Some(Box::new(match &settings.minilm_dir {
+            Some(dir) => MinilmEmbedder::load(dir)?,
+            None => MinilmEmbedder::from_env()?,
+        })),
+        EmbedderKind::Openai => Some(Box::new(OpenAiEmbedder::new(
+            &settings.openai,
+            &settings.openai_model,
+            settings.batch,
+        )?)),
     })
 }
 

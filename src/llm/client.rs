@@ -1,6 +1,6 @@
-//! The OpenAI-compatible chat completions client: one POST per attempt,
-//! bounded retries with backoff and full jitter on 429, 5xx, connection
-//! failures and timeouts, `Retry-After` honoured up to a cap.
+//! The OpenAI-compatible client (chat completions and embeddings): one POST
+//! per attempt, bounded retries with backoff and full jitter on 429, 5xx,
+//! connection failures and timeouts, `Retry-After` honoured up to a cap.
 
 use super::config::LlmConfig;
 use serde::Serialize;
@@ -255,20 +255,66 @@ impl LlmClient {
         schema: Option<&Value>,
     ) -> Result<ChatReply, LlmError> {
         let body = self.request_body(system, user, schema);
+        let max_tokens = self.cfg.max_tokens;
+        let ((content, mut usage), attempts, elapsed) = self
+            .post_with_retries(&self.url, &body, |text| parse_completion(text, max_tokens))
+            .await?;
+        usage.latency_ms = elapsed.as_millis() as u64;
+        usage.attempts = attempts;
+        Ok(ChatReply { content, usage })
+    }
+
+    /// The embeddings URL (`{base_url}/embeddings`).
+    pub fn embeddings_url(&self) -> String {
+        format!(
+            "{}/embeddings",
+            self.cfg.base_url.trim().trim_end_matches('/')
+        )
+    }
+
+    /// One `/embeddings` call: a vector per input, in the order of `inputs`
+    /// (the response's `index` field decides, not its order). Same retry,
+    /// backoff and timeout policy as [`LlmClient::chat`].
+    pub async fn embeddings(
+        &self,
+        model: &str,
+        inputs: &[&str],
+    ) -> Result<Vec<Vec<f32>>, LlmError> {
+        if inputs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let body = json!({
+            "model": model,
+            "input": inputs,
+            "encoding_format": "float",
+        });
+        let url = self.embeddings_url();
+        let (vectors, _, _) = self
+            .post_with_retries(&url, &body, |text| parse_embeddings(text, inputs.len()))
+            .await?;
+        Ok(vectors)
+    }
+
+    /// POST `body` to `url` until a reply parses, a non-retryable error
+    /// occurs or the attempts run out. Returns the parsed reply, the number
+    /// of attempts and the wall time.
+    async fn post_with_retries<T>(
+        &self,
+        url: &str,
+        body: &Value,
+        parse: impl Fn(&str) -> Result<T, LlmError>,
+    ) -> Result<(T, u32, Duration), LlmError> {
         let started = Instant::now();
         let attempts = self.cfg.max_attempts.max(1);
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let result = tokio::time::timeout(secs(self.cfg.timeout_s), self.attempt(&body))
+            let result = tokio::time::timeout(secs(self.cfg.timeout_s), self.attempt(url, body))
                 .await
-                .unwrap_or_else(|_| Err((self.timeout_error(), None)));
+                .unwrap_or_else(|_| Err((self.timeout_error(url), None)))
+                .and_then(|text| parse(&text).map_err(|e| (self.redact_error(e), None)));
             match result {
-                Ok((content, mut usage)) => {
-                    usage.latency_ms = started.elapsed().as_millis() as u64;
-                    usage.attempts = attempt;
-                    return Ok(ChatReply { content, usage });
-                }
+                Ok(parsed) => return Ok((parsed, attempt, started.elapsed())),
                 Err((mut e, retry_after)) => {
                     e.set_attempts(attempt);
                     if !e.retryable() || attempt >= attempts {
@@ -294,9 +340,9 @@ impl LlmClient {
         Duration::from_millis(fastrand::u64(0..=ceiling))
     }
 
-    fn timeout_error(&self) -> LlmError {
+    fn timeout_error(&self, url: &str) -> LlmError {
         LlmError::Timeout {
-            url: self.url.clone(),
+            url: url.to_string(),
             secs: self.cfg.timeout_s,
             attempts: 1,
         }
@@ -327,16 +373,21 @@ impl LlmClient {
         })
     }
 
-    /// One HTTP request. On failure, also the server's `Retry-After`.
-    async fn attempt(&self, body: &Value) -> Result<(String, Usage), (LlmError, Option<Duration>)> {
-        let mut req = self.http.post(&self.url).json(body);
+    /// One HTTP request: the body of a successful reply. On failure, also
+    /// the server's `Retry-After`.
+    async fn attempt(
+        &self,
+        url: &str,
+        body: &Value,
+    ) -> Result<String, (LlmError, Option<Duration>)> {
+        let mut req = self.http.post(url).json(body);
         if let Some(key) = &self.cfg.api_key {
             req = req.bearer_auth(key);
         }
         let mut resp = req
             .send()
             .await
-            .map_err(|e| (self.transport_error(&e), None))?;
+            .map_err(|e| (self.transport_error(url, &e), None))?;
         let status = resp.status();
         let retry_after = resp
             .headers()
@@ -361,14 +412,14 @@ impl LlmClient {
                     }
                 }
                 Ok(None) => break,
-                Err(e) => return Err((self.transport_error(&e), retry_after)),
+                Err(e) => return Err((self.transport_error(url, &e), retry_after)),
             }
         }
         let text = String::from_utf8_lossy(&bytes);
         if !status.is_success() {
             return Err((
                 LlmError::Http {
-                    url: self.url.clone(),
+                    url: url.to_string(),
                     status: status.as_u16(),
                     body: self.excerpt(&text),
                     attempts: 1,
@@ -377,22 +428,22 @@ impl LlmClient {
                 retry_after,
             ));
         }
-        parse_completion(&text, self.cfg.max_tokens).map_err(|e| (self.redact_error(e), None))
+        Ok(text.into_owned())
     }
 
-    fn transport_error(&self, e: &reqwest::Error) -> LlmError {
+    fn transport_error(&self, url: &str, e: &reqwest::Error) -> LlmError {
         let reason = self.redact(&root_cause(e));
         if e.is_connect() {
             LlmError::Connect {
-                url: self.url.clone(),
+                url: url.to_string(),
                 reason,
                 attempts: 1,
             }
         } else if e.is_timeout() {
-            self.timeout_error()
+            self.timeout_error(url)
         } else {
             LlmError::Network {
-                url: self.url.clone(),
+                url: url.to_string(),
                 reason,
                 attempts: 1,
             }
@@ -487,6 +538,64 @@ fn parse_completion(text: &str, max_tokens: u32) -> Result<(String, Usage), LlmE
             attempts: 0,
         },
     ))
+}
+
+/// Read an embeddings response body: `data[i].embedding`, placed by
+/// `data[i].index`; exactly one vector of one common dimension per input.
+fn parse_embeddings(text: &str, n: usize) -> Result<Vec<Vec<f32>>, LlmError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| LlmError::Parse {
+        reason: format!("the server's response is not JSON ({e})"),
+    })?;
+    let schema = |reason: String| LlmError::Schema { reason };
+    let data = v.get("data").and_then(Value::as_array).ok_or_else(|| {
+        schema(
+            "the response has no data array; is this an OpenAI-compatible /embeddings endpoint?"
+                .into(),
+        )
+    })?;
+    if data.len() != n {
+        return Err(schema(format!(
+            "the response has {} embeddings for {n} inputs",
+            data.len()
+        )));
+    }
+    let mut out: Vec<Option<Vec<f32>>> = vec![None; n];
+    for (pos, item) in data.iter().enumerate() {
+        let index = match item.get("index") {
+            None => pos,
+            Some(i) => i
+                .as_u64()
+                .map(|i| i as usize)
+                .filter(|&i| i < n)
+                .ok_or_else(|| schema(format!("data[{pos}].index is not an input index")))?,
+        };
+        let vector = item
+            .get("embedding")
+            .and_then(Value::as_array)
+            .ok_or_else(|| {
+                schema(format!(
+                    "data[{pos}].embedding is not an array of numbers (base64 encoding is not supported)"
+                ))
+            })?
+            .iter()
+            .map(|x| x.as_f64().map(|f| f as f32).filter(|f| f.is_finite()))
+            .collect::<Option<Vec<f32>>>()
+            .ok_or_else(|| schema(format!("data[{pos}].embedding holds a non-number")))?;
+        if vector.is_empty() {
+            return Err(schema(format!("data[{pos}].embedding is empty")));
+        }
+        if out[index].replace(vector).is_some() {
+            return Err(schema(format!("two embeddings have index {index}")));
+        }
+    }
+    let out: Vec<Vec<f32>> = out
+        .into_iter()
+        .map(|v| v.expect("n distinct indices < n"))
+        .collect();
+    if out.iter().any(|v| v.len() != out[0].len()) {
+        return Err(schema("the embeddings have different dimensions".into()));
+    }
+    Ok(out)
 }
 
 /// `Retry-After`: delay in seconds, or an HTTP date (RFC 9110 IMF-fixdate,
@@ -592,6 +701,38 @@ mod tests {
         ));
         assert!(matches!(
             parse_completion("<html>", 10),
+            Err(LlmError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn embedding_shapes() {
+        let ok = r#"{"data":[{"index":1,"embedding":[3,4]},{"index":0,"embedding":[1,0.5]}]}"#;
+        assert_eq!(
+            parse_embeddings(ok, 2).unwrap(),
+            vec![vec![1.0, 0.5], vec![3.0, 4.0]]
+        );
+        let no_index = r#"{"data":[{"embedding":[1]},{"embedding":[2]}]}"#;
+        assert_eq!(
+            parse_embeddings(no_index, 2).unwrap(),
+            vec![vec![1.0], vec![2.0]]
+        );
+        for bad in [
+            r#"{"data":[{"index":0,"embedding":[1]}]}"#,
+            r#"{"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[2]}]}"#,
+            r#"{"data":[{"index":0,"embedding":[1]},{"index":5,"embedding":[2]}]}"#,
+            r#"{"data":[{"index":0,"embedding":[1]},{"index":1,"embedding":[2,3]}]}"#,
+            r#"{"data":[{"index":0,"embedding":"AAAA"},{"index":1,"embedding":[2]}]}"#,
+            r#"{"data":[{"index":0,"embedding":[]},{"index":1,"embedding":[]}]}"#,
+            r#"{"object":"list"}"#,
+        ] {
+            assert!(
+                matches!(parse_embeddings(bad, 2), Err(LlmError::Schema { .. })),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            parse_embeddings("<html>", 2),
             Err(LlmError::Parse { .. })
         ));
     }

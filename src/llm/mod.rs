@@ -96,3 +96,19 @@ pub fn block_on<F: Future>(f: F) -> F::Output {
         })
         .block_on(f)
 }
+
+#[cfg(test)]
+mod schema_tests {
+    /// Grammar-constrained servers generate keys in schema order: the
+    /// snippets must come before `noResults`, or a small model settles the
+    /// answer ("noResults": false, "snippets": []) before quoting anything.
+    #[test]
+    fn schema_asks_for_snippets_first() {
+        let s = super::extraction_schema().to_string();
+        let snippets = s.find("\"snippets\"").unwrap();
+        assert!(snippets < s.find("\"summary\"").unwrap());
+        assert!(snippets < s.find("\"noResults\"").unwrap());
+        let item = s.find("\"content\"").unwrap();
+        assert!(item < s.find("\"sourceId\"").unwrap());
+    }
+}
