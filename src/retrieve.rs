@@ -228,29 +228,39 @@ pub fn retrieve(
     let normalized = normalize_query(query);
     let n = index.chunk_count().max(1) as f32;
     let mut seen = HashSet::new();
-    let terms: Vec<(String, f32)> = index
+    // (term, idf, document frequency), each term looked up once.
+    let looked_up: Vec<(String, f32, u64)> = index
         .analyze(&normalized)
         .into_iter()
         .filter(|t| seen.insert(t.clone()))
         .map(|t| {
-            let df = index.doc_freq(&t) as f32;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            (t, idf)
+            let df = index.doc_freq(&t);
+            let idf = (1.0 + (n - df as f32 + 0.5) / (df as f32 + 0.5)).ln();
+            (t, idf, df)
         })
         .collect();
-
-    let unknown_names = unknown_names(index, query);
-    let total: f32 = terms.iter().map(|(_, w)| w).sum();
-    let unknown: f32 = terms
+    let total_idf: f32 = looked_up.iter().map(|(_, w, _)| w).sum();
+    let unknown: f32 = looked_up
         .iter()
-        .filter(|(t, _)| index.doc_freq(t) == 0)
-        .map(|(_, w)| w)
+        .filter(|(_, _, df)| *df == 0)
+        .map(|(_, w, _)| w)
         .sum();
-    let unknown_share = if total > 0.0 { unknown / total } else { 0.0 };
+    let unknown_share = if total_idf > 0.0 {
+        unknown / total_idf
+    } else {
+        0.0
+    };
+    let terms: Vec<(String, f32)> = looked_up.into_iter().map(|(t, w, _)| (t, w)).collect();
+    let unknown_names = unknown_names(index, query);
 
+    // Stored vectors of the chunks already loaded, for similarity below.
+    let mut stored: HashMap<String, Vec<f32>> = HashMap::new();
     let mut by_id: HashMap<String, Candidate> = HashMap::new();
     let bm25 = index.bm25(&normalized, cfg.bm25_k)?;
     for (i, hit) in bm25.into_iter().enumerate() {
+        if let Some(v) = hit.vector {
+            stored.insert(hit.chunk.id.clone(), v);
+        }
         let c = by_id
             .entry(hit.chunk.id.clone())
             .or_insert_with(|| blank(hit.chunk));
@@ -261,7 +271,6 @@ pub fn retrieve(
         Some(e) if !normalized.is_empty() => e.embed(&[query])?.into_iter().next(),
         _ => None,
     };
-    let mut stored: HashMap<String, Vec<f32>> = HashMap::new();
     if let Some(qv) = &query_vector {
         for (i, (id, sim)) in index
             .vector_search(qv, cfg.vector_k)
@@ -293,18 +302,13 @@ pub fn retrieve(
             .then_with(|| a.chunk.id.cmp(&b.chunk.id))
     });
     candidates.truncate(cfg.pool);
-    let total_idf: f32 = terms.iter().map(|(_, w)| w).sum();
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
         // Vector similarity for BM25-only hits, from the stored vector.
         if c.vector.is_none()
             && let Some(qv) = &query_vector
         {
-            let v = match stored.remove(&c.chunk.id) {
-                Some(v) => Some(v),
-                None => index.chunk(&c.chunk.id)?.and_then(|(_, v)| v),
-            };
-            c.vector = v.map(|v| dot(qv, &v));
+            c.vector = stored.get(&c.chunk.id).map(|v| dot(qv, v));
         }
         if total_idf > 0.0 {
             let have: HashSet<String> = index

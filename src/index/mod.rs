@@ -109,6 +109,7 @@ pub struct Index {
 pub struct Hit {
     pub chunk: Chunk,
     pub score: f32,
+    pub vector: Option<Vec<f32>>,
 }
 
 impl Index {
@@ -200,9 +201,11 @@ impl Index {
         let top = searcher.search(&q, &TopDocs::with_limit(k).order_by_score())?;
         top.into_iter()
             .map(|(score, addr)| {
+                let (chunk, vector) = self.load(&searcher, addr)?;
                 Ok(Hit {
-                    chunk: self.load(&searcher, addr)?.0,
+                    chunk,
                     score,
+                    vector,
                 })
             })
             .collect()
