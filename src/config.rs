@@ -28,6 +28,10 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub validate: crate::validate::ValidateConfig,
     pub limits: LimitsConfig,
+    /// The config file set `gate.min_top_score` (else the embedder's
+    /// calibrated value applies: [`Config::settle`]).
+    #[serde(skip)]
+    pub min_top_score_set: bool,
 }
 
 impl Default for Config {
@@ -45,6 +49,7 @@ impl Default for Config {
             extract: Default::default(),
             validate: Default::default(),
             limits: Default::default(),
+            min_top_score_set: false,
         }
     }
 }
@@ -118,8 +123,23 @@ impl Config {
         };
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read the config file {}", path.display()))?;
-        toml::from_str(&text)
-            .with_context(|| format!("the config file {} is not valid", path.display()))
+        let mut config: Config = toml::from_str(&text)
+            .with_context(|| format!("the config file {} is not valid", path.display()))?;
+        config.min_top_score_set = text
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|t| t.get("gate")?.get("min_top_score").cloned())
+            .is_some();
+        Ok(config)
+    }
+
+    /// Once the embedder is chosen (file, then flags): unless the file set
+    /// it, the gate's minimum evidence is the one calibrated for that
+    /// embedder, whose similarities have their own scale.
+    pub fn settle(&mut self) {
+        if !self.min_top_score_set {
+            self.gate.min_top_score = self.embedder.calibrated_min_top_score();
+        }
     }
 }
 
@@ -133,5 +153,24 @@ mod tests {
         assert_eq!(c.gate.min_top_score, 0.7);
         assert_eq!(c.retrieve.top_k, 5);
         assert!(toml::from_str::<Config>("[gaet]\nx = 1\n").is_err());
+    }
+
+    #[test]
+    fn the_gate_threshold_follows_the_embedder_unless_the_file_sets_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.toml");
+        std::fs::write(&plain, "embedder = \"minilm\"\n").unwrap();
+        let mut c = Config::load(Some(&plain)).unwrap();
+        c.settle();
+        assert_eq!(c.gate.min_top_score, 0.1);
+        c.embedder = EmbedderKind::Builtin;
+        c.settle();
+        assert_eq!(c.gate.min_top_score, 0.2);
+
+        let set = dir.path().join("set.toml");
+        std::fs::write(&set, "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\n").unwrap();
+        let mut c = Config::load(Some(&set)).unwrap();
+        c.settle();
+        assert_eq!(c.gate.min_top_score, 0.3);
     }
 }

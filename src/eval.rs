@@ -7,7 +7,7 @@ use crate::embed::Embedder;
 use crate::gate::{self, GateConfig};
 use crate::index::Index;
 use crate::pipeline::{self, QueryOutcome};
-use crate::retrieve::Candidate;
+use crate::retrieve::{self, Candidate, Fusion, RetrieveConfig};
 use crate::text::slice_chars;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -79,8 +79,17 @@ pub struct SweepRow {
     pub vector_weight: f32,
     pub unknown_penalty: f32,
     pub refuse_unknown_names: bool,
+    pub unknown_names_min_share: f32,
     pub refusal_accuracy: f64,
     pub false_refusal_rate: f64,
+}
+
+/// Retrieval recall under one fusion setting (`eval --sweep`).
+#[derive(Debug, Clone, Serialize)]
+pub struct FusionRow {
+    pub fusion: Fusion,
+    pub bm25_weight: Option<f32>,
+    pub recall_at_k: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -106,7 +115,67 @@ pub struct EvalReport {
     pub results: Vec<QuestionResult>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<Vec<SweepRow>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fusion_sweep: Option<Vec<FusionRow>>,
     pub mean_query_ms: f64,
+}
+
+/// Rank of the first candidate `(source id, text, rank)` from the expected
+/// source that holds an expected phrase (whitespace and case folded).
+fn expected_rank<'a>(
+    q: &Question,
+    candidates: impl Iterator<Item = (&'a str, &'a str, usize)>,
+) -> Option<usize> {
+    let src = q.expected_source.as_deref()?;
+    let phrases: Vec<String> = q.expected_phrases.iter().map(|p| squash(p)).collect();
+    candidates
+        .filter(|(s, _, _)| *s == src)
+        .find(|(_, t, _)| {
+            let t = squash(t);
+            phrases.iter().any(|p| t.contains(p.as_str()))
+        })
+        .map(|(_, _, r)| r)
+}
+
+/// recall@k of retrieval alone for each fusion setting, the configured one
+/// included: how the fusion weight was chosen.
+fn fusion_sweep(
+    index: &Index,
+    embedder: Option<&dyn Embedder>,
+    cfg: &Config,
+    set: &QuestionSet,
+) -> Result<Vec<FusionRow>> {
+    let mut settings = vec![(Fusion::Rrf, cfg.retrieve.bm25_weight)];
+    for w in [0.0f32, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0] {
+        settings.push((Fusion::Convex, w));
+    }
+    let k = cfg.retrieve.top_k.max(1);
+    let mut rows = Vec::new();
+    for (fusion, bm25_weight) in settings {
+        let rc = RetrieveConfig {
+            fusion,
+            bm25_weight,
+            ..cfg.retrieve
+        };
+        let (mut hits, mut n) = (0, 0);
+        for q in set.questions.iter().filter(|q| !q.should_refuse) {
+            let r = retrieve::retrieve(index, embedder, &q.question, &rc)?;
+            n += 1;
+            let found = expected_rank(
+                q,
+                r.candidates
+                    .iter()
+                    .map(|c| (c.chunk.source_id.as_str(), c.chunk.text.as_str(), c.rank)),
+            );
+            hits += usize::from(found.is_some_and(|r| r <= k));
+        }
+        rows.push(FusionRow {
+            fusion,
+            bm25_weight: (fusion == Fusion::Convex).then_some(bm25_weight),
+            recall_at_k: ratio(hits, n),
+        });
+    }
+    Ok(rows)
 }
 
 fn squash(s: &str) -> String {
@@ -168,6 +237,7 @@ pub fn run(
                 kept,
                 query_terms: usize::from(!o.normalized_query.is_empty()),
                 unknown_names: &o.unknown_names,
+                unknown_name_share: o.unknown_name_share,
                 unknown_share: o.unknown_share,
             },
             g,
@@ -183,17 +253,12 @@ pub fn run(
     let mut results = Vec::new();
     for (q, o, kept) in &runs {
         let (refused, reason) = decide(&cfg.gate, o, kept);
-        let expected_rank = q.expected_source.as_ref().and_then(|src| {
-            let phrases: Vec<String> = q.expected_phrases.iter().map(|p| squash(p)).collect();
+        let expected_rank = expected_rank(
+            q,
             o.candidates
                 .iter()
-                .filter(|c| &c.source_id == src)
-                .find(|c| {
-                    let t = squash(&c.text);
-                    phrases.iter().any(|p| t.contains(p.as_str()))
-                })
-                .map(|c| c.rank)
-        });
+                .map(|c| (c.source_id.as_str(), c.text.as_str(), c.rank)),
+        );
         // Validated snippets whose located text really is in the chunk.
         let verbatim = o
             .snippets
@@ -294,7 +359,15 @@ pub fn run(
     }
     let sweep = sweep.then(|| {
         let mut rows = Vec::new();
-        for names in [false, true] {
+        let names_options = [
+            (false, 0.0f32),
+            (true, 0.0),
+            (true, 0.1),
+            (true, 0.2),
+            (true, 0.25),
+            (true, 0.3),
+        ];
+        for (names, share) in names_options {
             for up in [0.0f32, 0.25, 0.5, 1.0] {
                 for vw in [0.0f32, 0.25, 0.5, 0.75] {
                     for step in 0..=20 {
@@ -303,6 +376,7 @@ pub fn run(
                             vector_weight: vw,
                             unknown_penalty: up,
                             refuse_unknown_names: names,
+                            unknown_names_min_share: share,
                             ..cfg.gate
                         };
                         let (ra, fr) = rates(&g);
@@ -311,6 +385,7 @@ pub fn run(
                             vector_weight: vw,
                             unknown_penalty: up,
                             refuse_unknown_names: names,
+                            unknown_names_min_share: share,
                             refusal_accuracy: ra,
                             false_refusal_rate: fr,
                         });
@@ -320,7 +395,12 @@ pub fn run(
         }
         rows
     });
+    let fusion_sweep = match sweep {
+        Some(_) => Some(fusion_sweep(index, embedder, cfg, set)?),
+        None => None,
+    };
     Ok(EvalReport {
+        fusion_sweep,
         verdicts,
         validated_not_in_source: validated - verbatim,
         errors,

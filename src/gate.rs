@@ -22,9 +22,14 @@ pub struct GateConfig {
     /// Subtracted from the top score per unit of the query's unknown share
     /// (IDF mass of query terms that occur nowhere in the sources).
     pub unknown_penalty: f32,
-    /// Refuse when the question names something (a capitalised word) that
-    /// occurs nowhere in the sources.
+    /// Refuse when the question names something (a capitalised word or
+    /// run of them) that occurs nowhere in the sources...
     pub refuse_unknown_names: bool,
+    /// ...and those names carry at least this IDF-weighted share of the
+    /// question's terms (0 = any unknown name refuses). A question *about*
+    /// something absent is refused; one that mentions an absent name in
+    /// passing ("the Moroccan traveller") is judged on its evidence.
+    pub unknown_names_min_share: f32,
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
@@ -43,6 +48,7 @@ impl Default for GateConfig {
             vector_weight: 0.5,
             unknown_penalty: 0.25,
             refuse_unknown_names: true,
+            unknown_names_min_share: 0.25,
             high_confidence_score: 0.6,
             rerank_threshold: 2,
             rerank_min_chunks: 1,
@@ -148,6 +154,7 @@ pub struct GateInput<'a> {
     pub kept: &'a [Candidate],
     pub query_terms: usize,
     pub unknown_names: &'a [String],
+    pub unknown_name_share: f32,
     pub unknown_share: f32,
 }
 
@@ -161,6 +168,11 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
     numbers.insert("unknown_penalty".into(), r4(cfg.unknown_penalty));
     numbers.insert("unknown_share".into(), r4(input.unknown_share));
     numbers.insert("unknown_names".into(), input.unknown_names.len() as f64);
+    numbers.insert("unknown_name_share".into(), r4(input.unknown_name_share));
+    numbers.insert(
+        "unknown_names_min_share".into(),
+        r4(cfg.unknown_names_min_share),
+    );
     numbers.insert("candidates".into(), kept.len() as f64);
     if input.query_terms == 0 {
         return GateDecision::new(
@@ -178,7 +190,10 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
             numbers,
         );
     }
-    if cfg.refuse_unknown_names && !input.unknown_names.is_empty() {
+    if cfg.refuse_unknown_names
+        && !input.unknown_names.is_empty()
+        && input.unknown_name_share >= cfg.unknown_names_min_share
+    {
         let mut d = GateDecision::new(
             Decision::Refuse,
             Tier::Retrieval,
@@ -301,6 +316,7 @@ mod tests {
                 kept,
                 query_terms: terms,
                 unknown_names: &[],
+                unknown_name_share: 0.0,
                 unknown_share: 0.0,
             };
             retrieval_gate(&input, cfg)
@@ -326,11 +342,22 @@ mod tests {
             kept: &[cand(0.9)],
             query_terms: 2,
             unknown_names: &names,
+            unknown_name_share: 0.4,
             unknown_share: 0.4,
         };
         let d = retrieval_gate(&input, &cfg);
         assert_eq!(d.reason, Reason::UnknownNames);
         assert!(d.message.ends_with("Japan"), "{}", d.message);
+        // ...but not when the name is a small part of the question: then the
+        // evidence decides.
+        let passing = GateInput {
+            unknown_name_share: 0.1,
+            ..input
+        };
+        let d = retrieval_gate(&passing, &cfg);
+        assert_eq!(d.reason, Reason::Passed);
+        assert_eq!(d.numbers["unknown_name_share"], 0.1);
+        assert_eq!(d.numbers["unknown_names_min_share"], 0.25);
         // The unknown share lowers the top score by the penalty.
         let cfg2 = GateConfig {
             unknown_penalty: 1.0,
@@ -341,6 +368,7 @@ mod tests {
             kept: &[cand(0.9)],
             query_terms: 2,
             unknown_names: &names,
+            unknown_name_share: 0.5,
             unknown_share: 0.5,
         };
         let d = retrieval_gate(&input, &cfg2);

@@ -102,6 +102,8 @@ pub struct QueryOutcome {
     pub normalized_query: String,
     /// Names in the question that occur nowhere in the sources.
     pub unknown_names: Vec<String>,
+    /// IDF-weighted share of query terms that belong to those names.
+    pub unknown_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
     pub unknown_share: f32,
     pub engine: String,
@@ -168,6 +170,7 @@ pub fn ask_with(
         query: query.to_string(),
         normalized_query: retrieval.normalized_query.clone(),
         unknown_names: retrieval.unknown_names.clone(),
+        unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
         engine: match engine {
             Engine::Extractive => "extractive".into(),
@@ -249,6 +252,7 @@ pub fn ask_with(
                     kept: &kept_owned,
                     query_terms: retrieval.terms.len(),
                     unknown_names: &retrieval.unknown_names,
+                    unknown_name_share: retrieval.unknown_name_share,
                     unknown_share: retrieval.unknown_share,
                 },
                 &cfg.gate,

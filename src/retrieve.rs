@@ -18,8 +18,25 @@ pub struct RetrieveConfig {
     pub pool: usize,
     /// Chunks kept for the gate, budget and extraction.
     pub top_k: usize,
-    /// The k of reciprocal-rank fusion: 1 / (k + rank).
+    /// How the two ranked lists are fused into one pool.
+    pub fusion: Fusion,
+    /// Convex fusion: weight of the min-max normalised BM25 score; the
+    /// vector similarity gets the rest.
+    pub bm25_weight: f32,
+    /// Reciprocal-rank fusion: the k of 1 / (k + rank).
     pub rrf_k: f32,
+}
+
+/// How BM25 and vector hits are fused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fusion {
+    /// `bm25_weight * minmax(bm25) + (1 - bm25_weight) * minmax(cosine)`
+    /// over the union of both lists; a chunk missing from the BM25 list
+    /// scores 0 there, and every chunk's cosine comes from its stored vector.
+    Convex,
+    /// Reciprocal-rank fusion: the sum over the lists of 1 / (rrf_k + rank).
+    Rrf,
 }
 
 impl Default for RetrieveConfig {
@@ -29,6 +46,9 @@ impl Default for RetrieveConfig {
             vector_k: 10,
             pool: 12,
             top_k: 5,
+            // Calibrated on eval/questions.json (README, "Retrieval").
+            fusion: Fusion::Convex,
+            bm25_weight: 0.2,
             rrf_k: 60.0,
         }
     }
@@ -45,7 +65,7 @@ pub struct Candidate {
     /// Cosine similarity of query and chunk vectors.
     pub vector: Option<f32>,
     pub vector_rank: Option<usize>,
-    /// Reciprocal-rank fusion score.
+    /// Fusion score (convex: in [0, 1]; RRF: sum of 1 / (k + rank)).
     pub fused: f32,
     /// IDF-weighted share of the query's terms found in the chunk, in [0, 1].
     pub coverage: f32,
@@ -58,9 +78,12 @@ pub struct Retrieval {
     /// Analysed (lower-cased, stemmed) query terms with their IDF.
     pub terms: Vec<(String, f32)>,
     pub candidates: Vec<Candidate>,
-    /// Capitalised words of the question (names) that occur nowhere in the
-    /// sources.
+    /// Names in the question (capitalised words, or runs of them) that occur
+    /// nowhere in the sources.
     pub unknown_names: Vec<String>,
+    /// IDF-weighted share of the query's terms that belong to those names,
+    /// in [0, 1]: how much of the question is about what the sources lack.
+    pub unknown_name_share: f32,
     /// IDF-weighted share of the query's terms that occur nowhere in the
     /// sources, in [0, 1].
     pub unknown_share: f32,
@@ -252,8 +275,22 @@ pub fn retrieve(
     };
     let terms: Vec<(String, f32)> = looked_up.into_iter().map(|(t, w, _)| (t, w)).collect();
     let unknown_names = unknown_names(index, query);
+    let name_terms: HashSet<String> = unknown_names
+        .iter()
+        .flat_map(|n| index.analyze(n))
+        .collect();
+    let unknown_name_share = if total_idf > 0.0 {
+        terms
+            .iter()
+            .filter(|(t, _)| name_terms.contains(t))
+            .map(|(_, w)| w)
+            .sum::<f32>()
+            / total_idf
+    } else {
+        0.0
+    };
 
-    // Stored vectors of the chunks already loaded, for similarity below.
+    // Stored vectors of the BM25 hits, for their similarity below.
     let mut stored: HashMap<String, Vec<f32>> = HashMap::new();
     let mut by_id: HashMap<String, Candidate> = HashMap::new();
     let bm25 = index.bm25(&normalized, cfg.bm25_k)?;
@@ -278,12 +315,9 @@ pub fn retrieve(
             .enumerate()
         {
             if !by_id.contains_key(&id) {
-                let Some((chunk, v)) = index.chunk(&id)? else {
+                let Some((chunk, _)) = index.chunk(&id)? else {
                     continue;
                 };
-                if let Some(v) = v {
-                    stored.insert(id.clone(), v);
-                }
                 by_id.insert(id.clone(), blank(chunk));
             }
             let c = by_id.get_mut(&id).expect("inserted above");
@@ -292,10 +326,13 @@ pub fn retrieve(
         }
     }
     let mut candidates: Vec<Candidate> = by_id.into_values().collect();
-    for c in &mut candidates {
-        c.fused = c.bm25_rank.map_or(0.0, |r| 1.0 / (cfg.rrf_k + r as f32))
-            + c.vector_rank.map_or(0.0, |r| 1.0 / (cfg.rrf_k + r as f32));
+    // Vector similarity for BM25-only hits, from the stored vector.
+    if let Some(qv) = &query_vector {
+        for c in candidates.iter_mut().filter(|c| c.vector.is_none()) {
+            c.vector = stored.get(&c.chunk.id).map(|v| dot(qv, v));
+        }
     }
+    fuse(&mut candidates, cfg);
     candidates.sort_by(|a, b| {
         b.fused
             .total_cmp(&a.fused)
@@ -304,12 +341,6 @@ pub fn retrieve(
     candidates.truncate(cfg.pool);
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
-        // Vector similarity for BM25-only hits, from the stored vector.
-        if c.vector.is_none()
-            && let Some(qv) = &query_vector
-        {
-            c.vector = stored.get(&c.chunk.id).map(|v| dot(qv, v));
-        }
         if total_idf > 0.0 {
             let have: HashSet<String> = index
                 .analyze(&format!(
@@ -331,32 +362,119 @@ pub fn retrieve(
         terms,
         candidates,
         unknown_names,
+        unknown_name_share,
         unknown_share,
         query_vector,
     })
 }
 
-/// Capitalised words of `query` that are not filler and whose analysed
-/// terms all have document frequency zero.
+/// Set every candidate's fusion score.
+fn fuse(candidates: &mut [Candidate], cfg: &RetrieveConfig) {
+    match cfg.fusion {
+        Fusion::Rrf => {
+            let rr = |r: Option<usize>| r.map_or(0.0, |r| 1.0 / (cfg.rrf_k + r as f32));
+            for c in candidates.iter_mut() {
+                c.fused = rr(c.bm25_rank) + rr(c.vector_rank);
+            }
+        }
+        Fusion::Convex => {
+            let w = cfg.bm25_weight.clamp(0.0, 1.0);
+            let bm25 = min_max(candidates.iter().filter_map(|c| c.bm25).collect());
+            let vector = min_max(candidates.iter().filter_map(|c| c.vector).collect());
+            for c in candidates.iter_mut() {
+                c.fused = w * c.bm25.map_or(0.0, &bm25) + (1.0 - w) * c.vector.map_or(0.0, &vector);
+            }
+        }
+    }
+}
+
+/// A min-max normaliser over `scores` into [0, 1]; equal scores map to 1.
+fn min_max(scores: Vec<f32>) -> impl Fn(f32) -> f32 {
+    let (lo, hi) = scores
+        .into_iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), s| {
+            (lo.min(s), hi.max(s))
+        });
+    move |s| {
+        if hi > lo {
+            ((s - lo) / (hi - lo)).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// Names in `query` the sources never mention: a capitalised word (not
+/// filler) none of whose analysed terms occurs in the index, or a run of
+/// capitalised words ("Hook Head") whose words all occur but never together.
 fn unknown_names(index: &Index, query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for w in query.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-')) {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        let Some(first) = w.chars().next() else {
-            continue;
-        };
-        if !first.is_uppercase() || FILLER.contains(&w.to_lowercase().as_str()) {
-            continue;
+    for run in capitalised_runs(query) {
+        let mut all_known = true;
+        for w in &run.words {
+            let terms = index.analyze(w);
+            if !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0) {
+                all_known = false;
+                if !out.iter().any(|o| o == w) {
+                    out.push(w.to_string());
+                }
+            }
         }
-        let terms = index.analyze(w);
-        if !terms.is_empty()
-            && terms.iter().all(|t| index.doc_freq(t) == 0)
-            && !out.iter().any(|o| o == w)
-        {
-            out.push(w.to_string());
+        // A sentence's first word is capitalised anyway: not part of a name.
+        let name = &run.words[usize::from(run.sentence_start)..];
+        if all_known && name.len() > 1 {
+            let phrase = name.join(" ");
+            if index.phrase_freq(&phrase) == 0 && !out.contains(&phrase) {
+                out.push(phrase);
+            }
         }
     }
     out
+}
+
+#[derive(Default)]
+struct Run<'a> {
+    words: Vec<&'a str>,
+    /// The run's first word begins the question or a sentence of it.
+    sentence_start: bool,
+}
+
+/// Runs of adjacent capitalised, non-filler words of `query`, possessives
+/// stripped; a lower-case word or punctuation ends a run.
+fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
+    let in_word = |c: char| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-');
+    let mut runs = Vec::new();
+    let mut sentence_start = true;
+    for clause in query.split_inclusive(|c: char| !(in_word(c) || c.is_whitespace())) {
+        let mut at_start = sentence_start;
+        let mut run = Run::default();
+        for word in clause.split(|c: char| !in_word(c)) {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let w = ["'s", "’s"]
+                .iter()
+                .find_map(|p| w.strip_suffix(p))
+                .unwrap_or(w);
+            if w.is_empty() {
+                continue;
+            }
+            if w.chars().next().is_some_and(char::is_uppercase)
+                && !FILLER.contains(&w.to_lowercase().as_str())
+            {
+                if run.words.is_empty() {
+                    run.sentence_start = at_start;
+                }
+                run.words.push(w);
+            } else if !run.words.is_empty() {
+                runs.push(std::mem::take(&mut run));
+            }
+            at_start = false;
+        }
+        if !run.words.is_empty() {
+            runs.push(run);
+        }
+        sentence_start = clause.trim_end().ends_with(['.', '?', '!']);
+    }
+    runs
 }
 
 fn blank(chunk: Chunk) -> Candidate {
@@ -375,6 +493,88 @@ fn blank(chunk: Chunk) -> Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn runs(q: &str) -> Vec<(String, bool)> {
+        capitalised_runs(q)
+            .into_iter()
+            .map(|r| (r.words.join(" "), r.sentence_start))
+            .collect()
+    }
+
+    #[test]
+    fn names_are_runs_of_capitalised_words() {
+        let own = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+            v.iter().map(|(s, b)| (s.to_string(), *b)).collect()
+        };
+        assert_eq!(
+            runs("Who designed the Hook Head lighthouse in Ireland?"),
+            own(&[("Hook Head", false), ("Ireland", false)])
+        );
+        // Possessives are stripped; punctuation and lower-case words end a run.
+        assert_eq!(
+            runs("Tell me Grace Darling’s story, Smeaton's too. Eddystone Winstanley"),
+            own(&[
+                ("Grace Darling", false),
+                ("Smeaton", false),
+                ("Eddystone Winstanley", true)
+            ])
+        );
+        assert_eq!(
+            runs("George R. Putnam"),
+            own(&[("George R", true), ("Putnam", true)])
+        );
+        assert!(runs("what is a lens?").is_empty());
+    }
+
+    fn cand(id: &str, bm25: Option<(f32, usize)>, vector: Option<(f32, usize)>) -> Candidate {
+        let mut c = blank(Chunk {
+            id: id.into(),
+            source_id: "s".into(),
+            source_title: "S".into(),
+            location: String::new(),
+            text: "x".into(),
+            start: 0,
+            end: 1,
+            ordinal: 0,
+            tokens: 1,
+        });
+        c.bm25 = bm25.map(|b| b.0);
+        c.bm25_rank = bm25.map(|b| b.1);
+        c.vector = vector.map(|v| v.0);
+        c.vector_rank = vector.map(|v| v.1);
+        c
+    }
+
+    #[test]
+    fn convex_fusion_weighs_normalised_scores() {
+        let cfg = RetrieveConfig {
+            bm25_weight: 0.2,
+            ..Default::default()
+        };
+        // A: best BM25, weak vector. B: no BM25 hit, best vector. C: middling both.
+        let mut cs = vec![
+            cand("a", Some((12.0, 1)), Some((0.30, 9))),
+            cand("b", None, Some((0.70, 1))),
+            cand("c", Some((6.0, 2)), Some((0.50, 2))),
+        ];
+        fuse(&mut cs, &cfg);
+        let f: Vec<f32> = cs.iter().map(|c| c.fused).collect();
+        assert!((f[0] - 0.2).abs() < 1e-6, "{f:?}");
+        assert!((f[1] - 0.8).abs() < 1e-6, "{f:?}");
+        assert!((f[2] - 0.4).abs() < 1e-6, "{f:?}");
+        // Reciprocal-rank fusion ranks C, in both lists, above B.
+        let rrf = RetrieveConfig {
+            fusion: Fusion::Rrf,
+            ..cfg
+        };
+        fuse(&mut cs, &rrf);
+        assert!(cs[2].fused > cs[1].fused);
+        assert!((cs[1].fused - 1.0 / 61.0).abs() < 1e-6);
+        // One score, or equal scores, normalise to 1, never NaN.
+        let mut one = vec![cand("a", Some((3.0, 1)), None)];
+        fuse(&mut one, &cfg);
+        assert!((one[0].fused - 0.2).abs() < 1e-6);
+    }
 
     #[test]
     fn normalization_strips_question_phrasing() {

@@ -419,14 +419,16 @@ fn eval_meets_the_calibrated_targets() {
     let r = json(&out);
     let f = |k: &str| r[k].as_f64().unwrap();
     // The figures the README reports; a drop below them is a regression.
-    assert!(f("recall_at_k") >= 0.85, "recall {}", f("recall_at_k"));
+    // They are the targets: recall@5 >= 0.9, refusal accuracy >= 0.9,
+    // false refusals <= 0.05.
+    assert!(f("recall_at_k") >= 0.9, "recall {}", f("recall_at_k"));
     assert!(
         f("refusal_accuracy") >= 0.9,
         "refusal accuracy {}",
         f("refusal_accuracy")
     );
     assert!(
-        f("false_refusal_rate") <= 0.09,
+        f("false_refusal_rate") <= 0.05,
         "false refusals {}",
         f("false_refusal_rate")
     );

@@ -139,6 +139,7 @@ impl Ctx {
         if let Some(k) = common.embedder {
             config.embedder = k;
         }
+        config.settle();
         if let Some(e) = common.engine {
             config.engine = e;
         }
@@ -592,6 +593,16 @@ fn print_eval(r: &crate::eval::EvalReport) {
             q.question
         );
     }
+    if let Some(rows) = &r.fusion_sweep {
+        let _ = writeln!(out, "\nfusion sweep (recall@{} of retrieval alone):", r.k);
+        for row in rows {
+            let name = match row.bm25_weight {
+                Some(w) => format!("convex, bm25 weight {w:.1}"),
+                None => "reciprocal-rank fusion".into(),
+            };
+            let _ = writeln!(out, "  {name:<26} {:.3}", row.recall_at_k);
+        }
+    }
     if let Some(rows) = &r.sweep {
         let _ = writeln!(
             out,
@@ -599,7 +610,7 @@ fn print_eval(r: &crate::eval::EvalReport) {
         );
         let _ = writeln!(
             out,
-            "  names unknown_penalty vector_weight min_top_score refusal_accuracy false_refusal_rate"
+            "  names name_share unknown_penalty vector_weight min_top_score refusal_accuracy false_refusal_rate"
         );
         let mut best: Vec<&crate::eval::SweepRow> = Vec::new();
         for row in rows {
@@ -616,8 +627,9 @@ fn print_eval(r: &crate::eval::EvalReport) {
         for row in best {
             let _ = writeln!(
                 out,
-                "  {:<5} {:.2} {:.2} {:.2} {:.3} {:.3}",
+                "  {:<5} {:.2} {:.2} {:.2} {:.2} {:.3} {:.3}",
                 row.refuse_unknown_names,
+                row.unknown_names_min_share,
                 row.unknown_penalty,
                 row.vector_weight,
                 row.min_top_score,

@@ -43,6 +43,18 @@ pub enum EmbedderKind {
     Openai,
 }
 
+impl EmbedderKind {
+    /// The retrieval gate's minimum top evidence calibrated for this
+    /// embedder on `eval/questions.json` (README, "Evaluation"): the models'
+    /// cosine similarities have different scales.
+    pub fn calibrated_min_top_score(self) -> f32 {
+        match self {
+            EmbedderKind::Minilm => 0.1,
+            EmbedderKind::None | EmbedderKind::Builtin | EmbedderKind::Openai => 0.2,
+        }
+    }
+}
+
 impl std::str::FromStr for EmbedderKind {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tantivy::collector::TopDocs;
-use tantivy::query::{QueryParser, TermQuery};
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{PhraseQuery, QueryParser, TermQuery};
 use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 
@@ -261,6 +261,28 @@ impl Index {
             searcher
                 .doc_freq(&Term::from_field_text(*f, term))
                 .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0)
+    }
+
+    /// Number of chunks whose body, location or title holds the analysed
+    /// terms of `phrase` next to each other, in order (the largest count).
+    pub fn phrase_freq(&self, phrase: &str) -> u64 {
+        let terms = self.analyze(phrase);
+        if terms.len() < 2 {
+            return terms.first().map_or(0, |t| self.doc_freq(t));
+        }
+        let searcher = self.reader.searcher();
+        [
+            self.fields.body,
+            self.fields.location,
+            self.fields.source_title,
+        ]
+        .iter()
+        .map(|f| {
+            let q = PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(*f, t)).collect());
+            searcher.search(&q, &Count).unwrap_or(0) as u64
         })
         .max()
         .unwrap_or(0)
