@@ -1,9 +1,14 @@
 //! Scale benchmark of the core pipeline on a generated corpus.
 //!
 //! Run: `cargo bench --bench pipeline` (release). Environment:
-//! `RB_BENCH_MB` (corpus size, default 55), `RB_BENCH_QUERIES` (default 200).
+//! `RB_BENCH_MB` (size of the large corpus, default 50; the small one is a
+//! tenth), `RB_BENCH_CHUNK_TOKENS` (chunk budget, default 150: about 100,000
+//! chunks in 50 MB), `RB_BENCH_QUERIES` (default 200).
 //!
-//! Reports, for a generated Markdown corpus of ~1,100 files:
+//! The generated Markdown is written in the sample sources' vocabulary, each
+//! file on one of 40 topics (half its words from the topic's own slice of
+//! the vocabulary, half from the whole, Zipf-skewed), so chunks cluster by
+//! topic as real ones do. Reports, for each corpus:
 //! - index build (embeddings included) time, MB/s, chunks/s and peak memory
 //!   (measured in a child process: VmHWM);
 //! - unchanged re-index time, against the full build (ratio);
@@ -59,8 +64,23 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// A word drawn from `vocab` with a Zipf-like skew.
-fn word(seed: &mut u64, vocab: &[String]) -> String {
+const TOPICS: usize = 40;
+
+/// Topic `t`'s own words: a slice of the vocabulary below its 100 most
+/// frequent words.
+fn topic(vocab: &[String], t: usize) -> &[String] {
+    let rest = &vocab[100.min(vocab.len())..];
+    let per = (rest.len() / TOPICS).max(1);
+    let start = (t % TOPICS * per).min(rest.len().saturating_sub(per));
+    &rest[start..start + per.min(rest.len())]
+}
+
+/// A word: half the time uniform from the topic's words, else drawn from
+/// the whole vocabulary with a Zipf-like skew.
+fn word(seed: &mut u64, vocab: &[String], topic: &[String]) -> String {
+    if rng(seed).is_multiple_of(2) && !topic.is_empty() {
+        return topic[rng(seed) as usize % topic.len()].clone();
+    }
     let r = (rng(seed) % 1_000_000) as f64 / 1_000_000.0;
     let rank = (r.powi(3) * vocab.len() as f64) as usize;
     vocab[rank.min(vocab.len() - 1)].clone()
@@ -72,6 +92,7 @@ fn generate(dir: &Path, target_mb: usize) -> usize {
     let mut total = 0usize;
     let mut f = 0;
     while total < target_mb * 1024 * 1024 {
+        let words = topic(&vocab, f);
         let mut t = format!("# Volume {f}\n\n");
         for sec in 0..8 {
             t.push_str(&format!("## Section {sec} of volume {f}\n\n"));
@@ -79,7 +100,8 @@ fn generate(dir: &Path, target_mb: usize) -> usize {
                 let sentences = 4 + rng(&mut seed) % 6;
                 for _ in 0..sentences {
                     let n = 8 + rng(&mut seed) % 14;
-                    let mut s: Vec<String> = (0..n).map(|_| word(&mut seed, &vocab)).collect();
+                    let mut s: Vec<String> =
+                        (0..n).map(|_| word(&mut seed, &vocab, words)).collect();
                     let mut c = s[0].chars();
                     s[0] = c
                         .next()
@@ -187,7 +209,8 @@ fn queries(n: usize) -> Vec<String> {
     (0..n)
         .map(|i| {
             let k = 3 + (i % 4);
-            let ws: Vec<String> = (0..k).map(|_| word(&mut seed, &vocab)).collect();
+            let words = topic(&vocab, i);
+            let ws: Vec<String> = (0..k).map(|_| word(&mut seed, &vocab, words)).collect();
             format!("What does the text say about {}?", ws.join(" "))
         })
         .collect()
@@ -289,14 +312,14 @@ fn bench_scale(
     let qv = e.embed(&[qs[0].as_str()]).unwrap().remove(0);
     c.bench_function(&format!("{label}/vector_top10_exact_scan_baseline"), |b| {
         b.iter(|| {
-            let mut best = (f32::MIN, 0usize);
-            for (j, (_, v)) in vectors.iter().enumerate() {
-                let d: f32 = v.iter().zip(&qv).map(|(a, b)| a * b).sum();
-                if d > best.0 {
-                    best = (d, j);
-                }
-            }
-            best
+            let mut scored: Vec<(f32, usize)> = vectors
+                .iter()
+                .enumerate()
+                .map(|(j, (_, v))| (v.iter().zip(&qv).map(|(a, b)| a * b).sum::<f32>(), j))
+                .collect();
+            scored.select_nth_unstable_by(10, |a, b| b.0.total_cmp(&a.0));
+            scored.truncate(10);
+            scored
         })
     });
     c.bench_function(&format!("{label}/vector_top10_hnsw"), |b| {
@@ -340,7 +363,11 @@ fn main() {
     let mb: usize = std::env::var("RB_BENCH_MB")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(55);
+        .unwrap_or(50);
+    let tokens: usize = std::env::var("RB_BENCH_CHUNK_TOKENS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
     let nq: usize = std::env::var("RB_BENCH_QUERIES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -355,14 +382,21 @@ fn main() {
 
     let small = root.join("small");
     std::fs::create_dir_all(&small).unwrap();
-    let files = generate(&small, (mb / 5).max(1));
-    println!("generated {files} files for the 10k-chunk corpus");
-    bench_scale("10k", &small, &root.join("idx-small"), 128, nq, e.as_ref());
+    let files = generate(&small, (mb / 10).max(1));
+    println!("generated {files} files for the small corpus");
+    bench_scale(
+        "small",
+        &small,
+        &root.join("idx-small"),
+        tokens,
+        nq,
+        e.as_ref(),
+    );
 
     let big = root.join("big");
     std::fs::create_dir_all(&big).unwrap();
     let files = generate(&big, mb);
-    println!("generated {files} files for the 100k-chunk corpus");
-    bench_scale("100k", &big, &root.join("idx-big"), 128, nq, e.as_ref());
+    println!("generated {files} files for the large corpus");
+    bench_scale("large", &big, &root.join("idx-big"), tokens, nq, e.as_ref());
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -596,6 +596,11 @@ pub fn update(
         }
         writer.add_document(doc)?;
     }
+    // Flush the new segments now, so the writer's buffers and the chunk
+    // texts are freed before the graph is built; the commit that makes
+    // them the index in force comes last.
+    let mut prepared = writer.prepare_commit()?;
+    drop(new_chunks);
 
     // The new generation's side files, then the atomic switch.
     let base = Manifest::base(generation);
@@ -619,10 +624,10 @@ pub fn update(
             vectors: all_vectors.len(),
         });
         vectors::write_vectors(&dir.join(format!("{base}.vectors")), dim, &all_vectors)?;
-        let store = VectorStore::build(&all_vectors);
+        let store = VectorStore::build(all_vectors);
         manifest.hnsw = store.dump(dir, &base)?;
     } else {
-        VectorStore::build(&[]).dump(dir, &base)?;
+        VectorStore::build(Vec::new()).dump(dir, &base)?;
     }
     write_atomic(
         &dir.join(format!("{base}.manifest.json")),
@@ -630,7 +635,6 @@ pub fn update(
     )?;
     crash_point("before_commit");
     progress(Progress::Committing);
-    let mut prepared = writer.prepare_commit()?;
     prepared.set_payload(&base);
     prepared.commit()?;
     writer.wait_merging_threads()?;

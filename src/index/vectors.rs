@@ -27,6 +27,8 @@ impl Distance<f32> for UnitCosine {
 const MAX_CONNECTIONS: usize = 12;
 const MAX_LAYERS: usize = 16;
 const EF_CONSTRUCTION: usize = 64;
+/// Vectors inserted into the graph per batch (see `build_in_batches`).
+const INSERT_BATCH: usize = 8192;
 
 /// HNSW graph plus the chunk id of every data id.
 pub struct VectorStore {
@@ -37,25 +39,40 @@ pub struct VectorStore {
 impl VectorStore {
     /// Build a graph over `vectors` (chunk id, unit vector). Zero vectors
     /// (texts with no known token) are left out: they match nothing.
-    pub fn build(vectors: &[(String, Vec<f32>)]) -> Self {
+    pub fn build(vectors: Vec<(String, Vec<f32>)>) -> Self {
+        Self::build_in_batches(vectors, INSERT_BATCH)
+    }
+
+    /// The graph keeps its own copy of every vector: insert `batch` vectors
+    /// at a time and free them, so the caller's copy and the graph's are
+    /// never both whole in memory.
+    fn build_in_batches(vectors: Vec<(String, Vec<f32>)>, batch: usize) -> Self {
         let ids: Vec<String> = vectors.iter().map(|(id, _)| id.clone()).collect();
-        let data: Vec<(&Vec<f32>, usize)> = vectors
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, v))| v.iter().any(|x| *x != 0.0))
-            .map(|(i, (_, v))| (v, i))
-            .collect();
-        if data.is_empty() {
+        let nonzero = |v: &[f32]| v.iter().any(|x| *x != 0.0);
+        let n = vectors.iter().filter(|(_, v)| nonzero(v)).count();
+        if n == 0 {
             return VectorStore { hnsw: None, ids };
         }
         let mut hnsw = Hnsw::<f32, UnitCosine>::new(
             MAX_CONNECTIONS,
-            data.len(),
+            n,
             MAX_LAYERS,
             EF_CONSTRUCTION,
             UnitCosine,
         );
-        hnsw.parallel_insert(&data);
+        let mut rest = vectors
+            .into_iter()
+            .enumerate()
+            .filter(|(_, (_, v))| nonzero(v))
+            .map(|(i, (_, v))| (v, i));
+        loop {
+            let owned: Vec<(Vec<f32>, usize)> = rest.by_ref().take(batch.max(1)).collect();
+            if owned.is_empty() {
+                break;
+            }
+            let data: Vec<(&Vec<f32>, usize)> = owned.iter().map(|(v, i)| (v, *i)).collect();
+            hnsw.parallel_insert(&data);
+        }
         hnsw.set_searching_mode(true);
         VectorStore {
             hnsw: Some(hnsw),
@@ -217,7 +234,7 @@ mod tests {
             })
             .chain(std::iter::once(("zero".to_string(), vec![0.0; 3])))
             .collect();
-        let store = VectorStore::build(&vectors);
+        let store = VectorStore::build(vectors.clone());
         assert_eq!(store.len(), 200);
         let hits = store.search(&vectors[42].1, 3);
         assert_eq!(hits[0].0, "c42");
@@ -251,7 +268,8 @@ mod tests {
                 )
             })
             .collect();
-        let store = VectorStore::build(&vs);
+        // Inserted 100 at a time, as a large index is.
+        let store = VectorStore::build_in_batches(vs.clone(), 100);
         let mut found = 0;
         for q in vs.iter().step_by(30) {
             let mut exact: Vec<(f32, &str)> = vs
@@ -271,7 +289,7 @@ mod tests {
 
     #[test]
     fn empty_store_searches_to_nothing() {
-        let store = VectorStore::build(&[]);
+        let store = VectorStore::build(Vec::new());
         assert!(store.is_empty());
         assert!(store.search(&[1.0, 0.0], 5).is_empty());
     }
