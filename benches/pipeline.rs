@@ -2,7 +2,7 @@
 //!
 //! Run: `cargo bench --bench pipeline` (release). Environment:
 //! `RB_BENCH_MB` (size of the large corpus, default 50; the small one is a
-//! tenth), `RB_BENCH_CHUNK_TOKENS` (chunk budget, default 150: about 100,000
+//! tenth), `RB_BENCH_CHUNK_TOKENS` (chunk budget, default 140: about 100,000
 //! chunks in 50 MB), `RB_BENCH_QUERIES` (default 200).
 //!
 //! The generated Markdown is written in the sample sources' vocabulary, each
@@ -17,6 +17,10 @@
 //!   validation at ~10k and ~100k chunks;
 //! - baseline in the same run: an exact (brute-force) vector scan over all
 //!   chunk vectors, against the HNSW search, with recall@10 of HNSW.
+
+/// The allocator the product binary uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use research_board::chunk::ChunkConfig;
 use research_board::config::Config;
@@ -123,9 +127,13 @@ fn generate(dir: &Path, target_mb: usize) -> usize {
 }
 
 fn peak_rss_mb() -> f64 {
+    status_mb("VmHWM:")
+}
+
+fn status_mb(key: &str) -> f64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     s.lines()
-        .find(|l| l.starts_with("VmHWM:"))
+        .find(|l| l.starts_with(key))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|kb| kb.parse::<f64>().ok())
         .map_or(0.0, |kb| kb / 1024.0)
@@ -145,7 +153,8 @@ fn opts(max_tokens: usize) -> UpdateOptions {
 fn child(src: &Path, idx: &Path, max_tokens: usize) {
     let e = embed::build(EmbedderKind::Builtin).unwrap();
     let t = Instant::now();
-    let mut phases: Vec<(&'static str, f64)> = Vec::new();
+    // (phase, start time, peak RSS so far when it started, RSS then)
+    let mut phases: Vec<(&'static str, f64, f64, f64)> = Vec::new();
     let r = index::update(src, idx, &opts(max_tokens), e.as_deref(), &mut |p| {
         let name = match p {
             index::Progress::Reading { .. } => "read+chunk",
@@ -153,8 +162,13 @@ fn child(src: &Path, idx: &Path, max_tokens: usize) {
             index::Progress::BuildingGraph { .. } => "graph",
             index::Progress::Committing => "commit",
         };
-        if phases.last().is_none_or(|(n, _)| *n != name) {
-            phases.push((name, t.elapsed().as_secs_f64()));
+        if phases.last().is_none_or(|(n, ..)| *n != name) {
+            phases.push((
+                name,
+                t.elapsed().as_secs_f64(),
+                peak_rss_mb(),
+                status_mb("VmRSS:"),
+            ));
         }
     })
     .unwrap();
@@ -162,10 +176,13 @@ fn child(src: &Path, idx: &Path, max_tokens: usize) {
     let spans: Vec<String> = phases
         .iter()
         .enumerate()
-        .map(|(i, (n, start))| {
+        .map(|(i, (n, start, _, rss))| {
+            let (end, peak) = phases
+                .get(i + 1)
+                .map_or((total, peak_rss_mb()), |p| (p.1, p.2));
             format!(
-                "{n}={:.1}s",
-                phases.get(i + 1).map_or(total, |p| p.1) - start
+                "{n}={:.1}s (RSS {rss:.0} MB at its start, peak {peak:.0} MB by its end)",
+                end - start
             )
         })
         .collect();
@@ -271,8 +288,11 @@ fn bench_scale(
     let generation = index.manifest.generation;
     let (_, vectors) = index::read_vectors(&idx.join(format!("gen-{generation}.vectors"))).unwrap();
     let mut exact_ms = Vec::new();
-    let mut hnsw_ms = Vec::new();
-    let mut recall = 0usize;
+    let efs = [64usize, cfg.retrieve.vector_ef, 256, 512];
+    let mut hnsw_ms = vec![Vec::new(); efs.len()];
+    let mut recall = vec![0usize; efs.len()];
+    // Mean similarity of HNSW's top 10 over the exact top 10's.
+    let mut sim_ratio = vec![0f64; efs.len()];
     let probes = qs.len().min(50);
     for q in qs.iter().take(probes) {
         let qv = e.embed(&[q]).unwrap().remove(0);
@@ -290,13 +310,18 @@ fn bench_scale(
         let mut top: Vec<(f32, &str)> = scored[..10].to_vec();
         top.sort_by(|a, b| b.0.total_cmp(&a.0));
         exact_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        let t = Instant::now();
-        let hits = index.vector_search(&qv, 10);
-        hnsw_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        recall += hits
-            .iter()
-            .filter(|(id, _)| top.iter().any(|(_, t)| t == id))
-            .count();
+        let exact_sim: f32 = top.iter().map(|(s, _)| s).sum();
+        for (j, &ef) in efs.iter().enumerate() {
+            let t = Instant::now();
+            let hits = index.vector_search(&qv, 10, ef);
+            hnsw_ms[j].push(t.elapsed().as_secs_f64() * 1e3);
+            recall[j] += hits
+                .iter()
+                .filter(|(id, _)| top.iter().any(|(_, t)| t == id))
+                .count();
+            let sim: f32 = hits.iter().map(|(_, s)| s).sum();
+            sim_ratio[j] += (sim / exact_sim) as f64 / probes as f64;
+        }
     }
     // The same measurements under criterion (mean with confidence interval).
     let mut c = criterion::Criterion::default()
@@ -323,15 +348,20 @@ fn bench_scale(
         })
     });
     c.bench_function(&format!("{label}/vector_top10_hnsw"), |b| {
-        b.iter(|| index.vector_search(&qv, 10))
+        b.iter(|| index.vector_search(&qv, 10, cfg.retrieve.vector_ef))
     });
 
-    let (e50, h50) = (pct(&mut exact_ms, 0.5), pct(&mut hnsw_ms, 0.5));
-    println!(
-        "[{label}] vector top-10: exact scan p50 {e50:.2} ms (baseline), HNSW p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}",
-        e50 / h50,
-        recall as f64 / (probes * 10) as f64
-    );
+    let e50 = pct(&mut exact_ms, 0.5);
+    println!("[{label}] vector top-10: exact scan p50 {e50:.2} ms (baseline)");
+    for (j, ef) in efs.iter().enumerate() {
+        let h50 = pct(&mut hnsw_ms[j], 0.5);
+        println!(
+            "[{label}]   HNSW ef {ef}: p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}, similarity ratio {:.4}",
+            e50 / h50,
+            recall[j] as f64 / (probes * 10) as f64,
+            sim_ratio[j]
+        );
+    }
 }
 
 fn walk_size(p: &Path) -> u64 {
@@ -367,12 +397,16 @@ fn main() {
     let tokens: usize = std::env::var("RB_BENCH_CHUNK_TOKENS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150);
+        .unwrap_or(140);
     let nq: usize = std::env::var("RB_BENCH_QUERIES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
-    let root: PathBuf = tempfile::tempdir().unwrap().keep();
+    // RB_BENCH_DIR keeps the generated corpora (and reuses them) there.
+    let keep = std::env::var_os("RB_BENCH_DIR").map(PathBuf::from);
+    let root: PathBuf = keep
+        .clone()
+        .unwrap_or_else(|| tempfile::tempdir().unwrap().keep());
     println!(
         "machine: {} cores; corpus in {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
@@ -381,8 +415,7 @@ fn main() {
     let e = embed::build(EmbedderKind::Builtin).unwrap().unwrap();
 
     let small = root.join("small");
-    std::fs::create_dir_all(&small).unwrap();
-    let files = generate(&small, (mb / 10).max(1));
+    let files = generate_once(&small, (mb / 10).max(1));
     println!("generated {files} files for the small corpus");
     bench_scale(
         "small",
@@ -394,9 +427,26 @@ fn main() {
     );
 
     let big = root.join("big");
-    std::fs::create_dir_all(&big).unwrap();
-    let files = generate(&big, mb);
+    let files = generate_once(&big, mb);
     println!("generated {files} files for the large corpus");
     bench_scale("large", &big, &root.join("idx-big"), tokens, nq, e.as_ref());
-    let _ = std::fs::remove_dir_all(&root);
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(&root);
+    } else {
+        let _ = std::fs::remove_dir_all(root.join("idx-small"));
+        let _ = std::fs::remove_dir_all(root.join("idx-big"));
+    }
+}
+
+/// Generate the corpus in `dir` unless a previous run left it complete.
+fn generate_once(dir: &Path, mb: usize) -> usize {
+    let done = dir.with_extension(format!("complete-{mb}"));
+    if let Ok(n) = std::fs::read_to_string(&done) {
+        return n.trim().parse().unwrap_or(0);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let n = generate(dir, mb);
+    std::fs::write(&done, n.to_string()).unwrap();
+    n
 }

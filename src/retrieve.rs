@@ -14,6 +14,8 @@ use std::collections::{HashMap, HashSet};
 pub struct RetrieveConfig {
     pub bm25_k: usize,
     pub vector_k: usize,
+    /// HNSW search breadth: candidates explored for the vector top k.
+    pub vector_ef: usize,
     /// Candidate pool after fusion.
     pub pool: usize,
     /// Chunks kept for the gate, budget and extraction.
@@ -44,6 +46,7 @@ impl Default for RetrieveConfig {
         RetrieveConfig {
             bm25_k: 10,
             vector_k: 10,
+            vector_ef: 128,
             pool: 12,
             top_k: 5,
             // Calibrated on eval/questions.json (README, "Retrieval").
@@ -310,7 +313,7 @@ pub fn retrieve(
     };
     if let Some(qv) = &query_vector {
         for (i, (id, sim)) in index
-            .vector_search(qv, cfg.vector_k)
+            .vector_search(qv, cfg.vector_k, cfg.vector_ef)
             .into_iter()
             .enumerate()
         {

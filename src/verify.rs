@@ -184,7 +184,7 @@ pub fn verify(
             .collect();
         if let Some(e) = embedder {
             let v = e.embed(&[&q.quote])?.remove(0);
-            for (id, _) in index.vector_search(&v, 10) {
+            for (id, _) in index.vector_search(&v, 10, cfg.retrieve.vector_ef) {
                 if !chunks.iter().any(|c| c.id == id)
                     && let Some((c, _)) = index.chunk(&id)?
                 {

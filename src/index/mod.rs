@@ -211,9 +211,10 @@ impl Index {
             .collect()
     }
 
-    /// Nearest chunks by vector: (chunk id, cosine similarity).
-    pub fn vector_search(&self, query: &[f32], k: usize) -> Vec<(String, f32)> {
-        self.vectors.search(query, k)
+    /// Nearest chunks by vector: (chunk id, cosine similarity), exploring
+    /// `ef` candidates in the graph.
+    pub fn vector_search(&self, query: &[f32], k: usize, ef: usize) -> Vec<(String, f32)> {
+        self.vectors.search(query, k, ef)
     }
 
     /// A chunk and its stored vector, by id.

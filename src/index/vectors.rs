@@ -124,15 +124,16 @@ impl VectorStore {
     }
 
     /// The `k` nearest chunks to `query`: (chunk id, cosine similarity).
-    pub fn search(&self, query: &[f32], k: usize) -> Vec<(String, f32)> {
+    /// The `k` nearest vectors by cosine, exploring `ef` candidates (at
+    /// least `k`): a larger `ef` is slower and closer to an exact scan.
+    pub fn search(&self, query: &[f32], k: usize, ef: usize) -> Vec<(String, f32)> {
         let Some(h) = &self.hnsw else {
             return Vec::new();
         };
         if k == 0 || query.iter().all(|x| *x == 0.0) {
             return Vec::new();
         }
-        let ef = (4 * k).max(64);
-        h.search(query, k, ef)
+        h.search(query, k, ef.max(k))
             .into_iter()
             .filter_map(|n| {
                 let id = self.ids.get(n.d_id)?;
@@ -236,14 +237,14 @@ mod tests {
             .collect();
         let store = VectorStore::build(vectors.clone());
         assert_eq!(store.len(), 200);
-        let hits = store.search(&vectors[42].1, 3);
+        let hits = store.search(&vectors[42].1, 3, 64);
         assert_eq!(hits[0].0, "c42");
         assert!((hits[0].1 - 1.0).abs() < 1e-4);
 
         let dir = tempfile::tempdir().unwrap();
         let name = store.dump(dir.path(), "gen-1").unwrap();
         let loaded = VectorStore::load(dir.path(), "gen-1", name.as_deref()).unwrap();
-        assert_eq!(loaded.search(&vectors[42].1, 1)[0].0, "c42");
+        assert_eq!(loaded.search(&vectors[42].1, 1, 64)[0].0, "c42");
 
         write_vectors(&dir.path().join("v"), 3, &vectors).unwrap();
         let (dim, back) = read_vectors(&dir.path().join("v")).unwrap();
@@ -277,7 +278,7 @@ mod tests {
                 .map(|(id, v)| (crate::embed::dot(v, &q.1), id.as_str()))
                 .collect();
             exact.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let hits = store.search(&q.1, 10);
+            let hits = store.search(&q.1, 10, 64);
             found += hits
                 .iter()
                 .filter(|(id, _)| exact[..10].iter().any(|(_, e)| e == id))
@@ -291,6 +292,6 @@ mod tests {
     fn empty_store_searches_to_nothing() {
         let store = VectorStore::build(Vec::new());
         assert!(store.is_empty());
-        assert!(store.search(&[1.0, 0.0], 5).is_empty());
+        assert!(store.search(&[1.0, 0.0], 5, 64).is_empty());
     }
 }
