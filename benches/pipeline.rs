@@ -3,7 +3,8 @@
 //! Run: `cargo bench --bench pipeline` (release). Environment:
 //! `RB_BENCH_MB` (size of the large corpus, default 50; the small one is a
 //! tenth), `RB_BENCH_CHUNK_TOKENS` (chunk budget, default 140: about 100,000
-//! chunks in 50 MB), `RB_BENCH_QUERIES` (default 200).
+//! chunks in 50 MB), `RB_BENCH_QUERIES` (default 200), `RB_BENCH_EMBEDDER`
+//! (builtin, none or minilm with RESEARCH_BOARD_MINILM_DIR; default builtin).
 //!
 //! The generated Markdown is written in the sample sources' vocabulary, each
 //! file on one of 40 topics (half its words from the topic's own slice of
@@ -126,6 +127,18 @@ fn generate(dir: &Path, target_mb: usize) -> usize {
     f
 }
 
+/// RB_BENCH_EMBEDDER: builtin (default), none, or minilm (model folder from
+/// RESEARCH_BOARD_MINILM_DIR).
+fn bench_embedder() -> EmbedderKind {
+    std::env::var("RB_BENCH_EMBEDDER")
+        .ok()
+        .map(|v| {
+            v.parse()
+                .expect("RB_BENCH_EMBEDDER: builtin, none or minilm")
+        })
+        .unwrap_or(EmbedderKind::Builtin)
+}
+
 fn peak_rss_mb() -> f64 {
     status_mb("VmHWM:")
 }
@@ -151,7 +164,7 @@ fn opts(max_tokens: usize) -> UpdateOptions {
 
 /// Child mode: index and print "seconds chunks peak_mb".
 fn child(src: &Path, idx: &Path, max_tokens: usize) {
-    let e = embed::build(EmbedderKind::Builtin).unwrap();
+    let e = embed::build(bench_embedder()).unwrap();
     let t = Instant::now();
     // (phase, start time, peak RSS so far when it started, RSS then)
     let mut phases: Vec<(&'static str, f64, f64, f64)> = Vec::new();
@@ -239,7 +252,7 @@ fn bench_scale(
     idx: &Path,
     max_tokens: usize,
     nq: usize,
-    e: &dyn Embedder,
+    e: Option<&dyn Embedder>,
 ) {
     let bytes: u64 = walk_size(src);
     let (secs, chunks, peak) = run_child(src, idx, max_tokens);
@@ -250,7 +263,7 @@ fn bench_scale(
         chunks as f64 / secs
     );
     let t = Instant::now();
-    let r = index::update(src, idx, &opts(max_tokens), Some(e), &mut |_| {}).unwrap();
+    let r = index::update(src, idx, &opts(max_tokens), e, &mut |_| {}).unwrap();
     let unchanged = t.elapsed().as_secs_f64();
     assert!(r.up_to_date);
     println!(
@@ -269,12 +282,12 @@ fn bench_scale(
     let qs = queries(nq);
     // Warm up.
     for q in qs.iter().take(5) {
-        research_board::pipeline::ask(&index, Some(e), &cfg, q).unwrap();
+        research_board::pipeline::ask(&index, e, &cfg, q).unwrap();
     }
     let mut lat = Vec::new();
     for q in &qs {
         let t = Instant::now();
-        research_board::pipeline::ask(&index, Some(e), &cfg, q).unwrap();
+        research_board::pipeline::ask(&index, e, &cfg, q).unwrap();
         lat.push(t.elapsed().as_secs_f64() * 1e3);
     }
     println!(
@@ -284,6 +297,9 @@ fn bench_scale(
         pct(&mut lat, 0.95)
     );
 
+    let Some(e) = e else {
+        return; // keyword search only: no vectors to compare
+    };
     // Baseline: exact vector scan over every stored vector vs HNSW.
     let generation = index.manifest.generation;
     let (_, vectors) = index::read_vectors(&idx.join(format!("gen-{generation}.vectors"))).unwrap();
@@ -412,24 +428,19 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         root.display()
     );
-    let e = embed::build(EmbedderKind::Builtin).unwrap().unwrap();
+    let embedder = embed::build(bench_embedder()).unwrap();
+    let e = embedder.as_deref();
+    println!("embedder: {:?}", bench_embedder());
 
     let small = root.join("small");
     let files = generate_once(&small, (mb / 10).max(1));
     println!("generated {files} files for the small corpus");
-    bench_scale(
-        "small",
-        &small,
-        &root.join("idx-small"),
-        tokens,
-        nq,
-        e.as_ref(),
-    );
+    bench_scale("small", &small, &root.join("idx-small"), tokens, nq, e);
 
     let big = root.join("big");
     let files = generate_once(&big, mb);
     println!("generated {files} files for the large corpus");
-    bench_scale("large", &big, &root.join("idx-big"), tokens, nq, e.as_ref());
+    bench_scale("large", &big, &root.join("idx-big"), tokens, nq, e);
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&root);
     } else {

@@ -46,7 +46,7 @@ impl Default for RetrieveConfig {
         RetrieveConfig {
             bm25_k: 10,
             vector_k: 10,
-            vector_ef: 128,
+            vector_ef: 256,
             pool: 12,
             top_k: 5,
             // Calibrated on eval/questions.json (README, "Retrieval").

@@ -24,9 +24,9 @@ impl Distance<f32> for UnitCosine {
     }
 }
 
-const MAX_CONNECTIONS: usize = 12;
+const MAX_CONNECTIONS: usize = 16;
 const MAX_LAYERS: usize = 16;
-const EF_CONSTRUCTION: usize = 64;
+const EF_CONSTRUCTION: usize = 128;
 /// Vectors inserted into the graph per batch (see `build_in_batches`).
 const INSERT_BATCH: usize = 8192;
 
