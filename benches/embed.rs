@@ -6,6 +6,10 @@
 //! 256 for minilm), `RESEARCH_BOARD_MINILM_DIR` (the minilm model folder;
 //! minilm is skipped with a note when it is not set).
 
+/// The allocator the product binary uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use research_board::embed::{BuiltinEmbedder, Embedder, MINILM_DIR_ENV, MinilmEmbedder};
 use std::path::Path;
 use std::time::Instant;

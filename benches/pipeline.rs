@@ -304,7 +304,7 @@ fn bench_scale(
     let generation = index.manifest.generation;
     let (_, vectors) = index::read_vectors(&idx.join(format!("gen-{generation}.vectors"))).unwrap();
     let mut exact_ms = Vec::new();
-    let efs = [64usize, cfg.retrieve.vector_ef, 256, 512];
+    let efs = [64usize, 128, 256, 512];
     let mut hnsw_ms = vec![Vec::new(); efs.len()];
     let mut recall = vec![0usize; efs.len()];
     // Mean similarity of HNSW's top 10 over the exact top 10's.
@@ -372,7 +372,12 @@ fn bench_scale(
     for (j, ef) in efs.iter().enumerate() {
         let h50 = pct(&mut hnsw_ms[j], 0.5);
         println!(
-            "[{label}]   HNSW ef {ef}: p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}, similarity ratio {:.4}",
+            "[{label}]   HNSW ef {ef}{}: p50 {h50:.3} ms, {:.0}x faster, recall@10 {:.3}, similarity ratio {:.4}",
+            if *ef == cfg.retrieve.vector_ef {
+                " (default)"
+            } else {
+                ""
+            },
             e50 / h50,
             recall[j] as f64 / (probes * 10) as f64,
             sim_ratio[j]
