@@ -76,6 +76,10 @@ pub fn citations(s: &str) -> Vec<usize> {
 pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
     let mut claims = Vec::new();
     for line in summary.lines() {
+        // A Markdown heading ("## Findings") states nothing to cite.
+        if is_heading(line) && citations(line).is_empty() {
+            continue;
+        }
         let ranges = crate::text::sentences(line);
         for r in ranges {
             let text = line[r].trim().to_string();
@@ -105,6 +109,13 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
         }
     }
     claims
+}
+
+/// An ATX heading line: one to six `#`, then a space or the line's end.
+fn is_heading(line: &str) -> bool {
+    let t = line.trim_start();
+    let hashes = t.chars().take_while(|c| *c == '#').count();
+    (1..=6).contains(&hashes) && t[hashes..].chars().next().is_none_or(char::is_whitespace)
 }
 
 fn issue_of(cites: &[usize], statuses: &[Status]) -> Option<ClaimIssue> {
@@ -178,6 +189,23 @@ mod tests {
                 ),
                 ("A later claim [3].", None),
                 ("Ghost [9].", Some(ClaimIssue::CitesMissing)),
+            ]
+        );
+    }
+
+    #[test]
+    fn headings_are_not_claims() {
+        let claims = check_claims(
+            "## Findings\nThe tower was lit in 1810 [1].\n#hashtag claim.\n### Cited heading [1]",
+            &[Validated],
+        );
+        let texts: Vec<_> = claims.iter().map(|c| (c.text.as_str(), c.issue)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("The tower was lit in 1810 [1].", None),
+                ("#hashtag claim.", Some(ClaimIssue::Uncited)),
+                ("### Cited heading [1]", None),
             ]
         );
     }

@@ -26,6 +26,24 @@ pub struct Chunk {
     pub tokens: u32,
 }
 
+#[cfg(test)]
+impl Chunk {
+    /// A chunk for tests: `id` is `source#n`, the text spans the document.
+    pub fn for_test(id: &str, text: &str) -> Chunk {
+        Chunk {
+            id: id.into(),
+            source_id: id.split('#').next().unwrap_or(id).into(),
+            source_title: "Title".into(),
+            location: "Loc".into(),
+            text: text.into(),
+            start: 0,
+            end: text.chars().count(),
+            ordinal: 0,
+            tokens: 0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ChunkConfig {

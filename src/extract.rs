@@ -230,17 +230,7 @@ mod tests {
     use super::*;
 
     fn chunk(id: &str, text: &str) -> Chunk {
-        Chunk {
-            id: id.into(),
-            source_id: id.split('#').next().unwrap().into(),
-            source_title: "Title".into(),
-            location: "Loc".into(),
-            text: text.into(),
-            start: 0,
-            end: text.chars().count(),
-            ordinal: 0,
-            tokens: 0,
-        }
+        Chunk::for_test(id, text)
     }
 
     fn words(s: &str) -> Vec<String> {

@@ -281,17 +281,7 @@ mod tests {
 
     fn cand(coverage: f32) -> Candidate {
         Candidate {
-            chunk: Chunk {
-                id: "a#0".into(),
-                source_id: "a".into(),
-                source_title: "A".into(),
-                location: String::new(),
-                text: "x".into(),
-                start: 0,
-                end: 1,
-                ordinal: 0,
-                tokens: 1,
-            },
+            chunk: Chunk::for_test("a#0", "x"),
             rank: 1,
             bm25: None,
             bm25_rank: None,

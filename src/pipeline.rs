@@ -135,6 +135,8 @@ pub enum Engine<'a> {
         client: &'a LlmClient,
         prompts: &'a Prompts,
         rerank: bool,
+        /// Set to abandon the question's LLM calls.
+        cancel: Option<&'a crate::llm::Cancel>,
     },
 }
 
@@ -200,17 +202,21 @@ pub fn ask_with(
         client,
         prompts,
         rerank: true,
+        cancel,
     } = engine
         && !pool.is_empty()
     {
         let chunks: Vec<&Chunk> = pool.iter().map(|c| &c.chunk).collect();
-        let r = crate::llm::block_on(crate::llm::rerank(
-            client,
-            query,
-            &chunks,
-            prompts,
-            client.config().rerank_concurrency,
-        ));
+        let r = crate::llm::block_on_until(
+            crate::llm::rerank(
+                client,
+                query,
+                &chunks,
+                prompts,
+                client.config().rerank_concurrency,
+            ),
+            *cancel,
+        )?;
         outcome.usage = outcome.usage + r.usage;
         outcome.rerank_error = r.error;
         scores = r.scores.filter(|s| s.len() == pool.len());
@@ -309,10 +315,15 @@ pub fn ask_with(
             )?
         }
         Engine::Llm {
-            client, prompts, ..
+            client,
+            prompts,
+            cancel,
+            ..
         } => {
-            let (ex, usage) =
-                crate::llm::block_on(crate::llm::llm_extract(client, query, &chunks, prompts))?;
+            let (ex, usage) = crate::llm::block_on_until(
+                crate::llm::llm_extract(client, query, &chunks, prompts),
+                *cancel,
+            )??;
             outcome.usage = outcome.usage + usage;
             ex
         }

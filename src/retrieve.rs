@@ -530,17 +530,7 @@ mod tests {
     }
 
     fn cand(id: &str, bm25: Option<(f32, usize)>, vector: Option<(f32, usize)>) -> Candidate {
-        let mut c = blank(Chunk {
-            id: id.into(),
-            source_id: "s".into(),
-            source_title: "S".into(),
-            location: String::new(),
-            text: "x".into(),
-            start: 0,
-            end: 1,
-            ordinal: 0,
-            tokens: 1,
-        });
+        let mut c = blank(Chunk::for_test(id, "x"));
         c.bm25 = bm25.map(|b| b.0);
         c.bm25_rank = bm25.map(|b| b.1);
         c.vector = vector.map(|v| v.0);

@@ -430,6 +430,39 @@ async fn a_hang_times_out_within_the_configured_timeout() {
     assert!(e.to_string().contains("0.5 s"), "{e}");
 }
 
+/// The board's Esc: a call in flight is abandoned at once, not after the
+/// timeout.
+#[test]
+fn a_cancelled_call_returns_at_once() {
+    let mock = Mock::script(vec![Action::Hang(Duration::from_secs(10))]);
+    let cfg = LlmConfig {
+        timeout_s: 30.0,
+        max_attempts: 1,
+        ..mock.config()
+    };
+    let client = LlmClient::new(cfg).unwrap();
+    let cancel = llm::Cancel::default();
+    let switch = cancel.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        switch.cancel();
+    });
+    let t = Instant::now();
+    let r = llm::block_on_until(client.chat_json("s", "u"), Some(&cancel));
+    assert_eq!(r.unwrap_err(), llm::Cancelled);
+    let elapsed = t.elapsed();
+    assert!(elapsed >= Duration::from_millis(250), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    // Without a cancel switch the call runs to its own end.
+    let ok = Mock::script(vec![ok(r#"{"noResults": true}"#)]);
+    let client = LlmClient::new(ok.config()).unwrap();
+    assert!(
+        llm::block_on_until(client.chat_json("s", "u"), None)
+            .unwrap()
+            .is_ok()
+    );
+}
+
 #[tokio::test]
 async fn a_hang_is_retried() {
     let mock = Mock::script(vec![

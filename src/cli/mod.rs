@@ -187,6 +187,7 @@ impl Ctx {
                 client,
                 prompts,
                 rerank: self.config.rerank,
+                cancel: None,
             },
             None => crate::pipeline::Engine::Extractive,
         }

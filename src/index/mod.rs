@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{PhraseQuery, QueryParser, TermQuery};
-use tantivy::schema::{IndexRecordOption, TantivyDocument, Value};
+use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 
 const MANIFEST_FORMAT: u32 = 2;
@@ -188,14 +188,7 @@ impl Index {
             return Ok(Vec::new());
         }
         let searcher = self.reader.searcher();
-        let mut qp = QueryParser::for_index(
-            &self.index,
-            vec![
-                self.fields.body,
-                self.fields.location,
-                self.fields.source_title,
-            ],
-        );
+        let mut qp = QueryParser::for_index(&self.index, self.text_fields().to_vec());
         qp.set_field_boost(self.fields.source_title, 0.5);
         let (q, _errors) = qp.parse_query_lenient(query);
         let top = searcher.search(&q, &TopDocs::with_limit(k).order_by_score())?;
@@ -252,19 +245,11 @@ impl Index {
     /// analysed: lower-cased and stemmed), over body, location and title.
     pub fn doc_freq(&self, term: &str) -> u64 {
         let searcher = self.reader.searcher();
-        [
-            self.fields.body,
-            self.fields.location,
-            self.fields.source_title,
-        ]
-        .iter()
-        .map(|f| {
+        self.max_over_text_fields(|f| {
             searcher
-                .doc_freq(&Term::from_field_text(*f, term))
+                .doc_freq(&Term::from_field_text(f, term))
                 .unwrap_or(0)
         })
-        .max()
-        .unwrap_or(0)
     }
 
     /// Number of chunks whose body, location or title holds the analysed
@@ -275,18 +260,23 @@ impl Index {
             return terms.first().map_or(0, |t| self.doc_freq(t));
         }
         let searcher = self.reader.searcher();
+        self.max_over_text_fields(|f| {
+            let q = PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(f, t)).collect());
+            searcher.search(&q, &Count).unwrap_or(0) as u64
+        })
+    }
+
+    /// The fields BM25 searches: body, heading chain, title.
+    fn text_fields(&self) -> [Field; 3] {
         [
             self.fields.body,
             self.fields.location,
             self.fields.source_title,
         ]
-        .iter()
-        .map(|f| {
-            let q = PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(*f, t)).collect());
-            searcher.search(&q, &Count).unwrap_or(0) as u64
-        })
-        .max()
-        .unwrap_or(0)
+    }
+
+    fn max_over_text_fields(&self, count: impl Fn(Field) -> u64) -> u64 {
+        self.text_fields().into_iter().map(count).max().unwrap_or(0)
     }
 
     /// Run `text` through the index's analyzer (lower-case + English stem).

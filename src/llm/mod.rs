@@ -21,7 +21,9 @@ use crate::chunk::Chunk;
 use crate::extract::{Extraction, MAX_SNIPPETS};
 use serde_json::{Value, json};
 use std::future::Future;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 /// The schema sent with `llm.json_schema` on (llama-cpp-python's extension).
 pub fn extraction_schema() -> Value {
@@ -95,6 +97,43 @@ pub fn block_on<F: Future>(f: F) -> F::Output {
                 .expect("cannot start the tokio runtime for LLM calls")
         })
         .block_on(f)
+}
+
+/// A switch to abandon the LLM calls of one question (the board's Esc):
+/// the request in flight is dropped, which closes its connection.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The question was cancelled while an LLM call was in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cancelled")]
+pub struct Cancelled;
+
+/// [`block_on`], abandoning `f` as soon as `cancel` is set.
+pub fn block_on_until<F: Future>(f: F, cancel: Option<&Cancel>) -> Result<F::Output, Cancelled> {
+    let Some(c) = cancel else {
+        return Ok(block_on(f));
+    };
+    block_on(async {
+        tokio::select! {
+            r = f => Ok(r),
+            _ = async {
+                while !c.is_cancelled() {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            } => Err(Cancelled),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -109,7 +109,12 @@ pub enum Action {
 /// Work for the event loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    RunQuery { generation: u64, query: String },
+    RunQuery {
+        generation: u64,
+        query: String,
+    },
+    /// Abandon the running query's LLM calls.
+    Cancel(u64),
     Copy(String),
 }
 
@@ -170,6 +175,9 @@ pub struct App {
     pub index: IndexState,
     /// A question typed while the index was still building.
     pub pending_query: Option<String>,
+    /// Chunks of the previous index, open for questions while the update
+    /// runs (the sources changed since it was built).
+    pub previous_index: Option<usize>,
     pub generation: u64,
     /// The running query: generation and text.
     pub running: Option<(u64, String)>,
@@ -211,6 +219,7 @@ impl App {
             history,
             index: IndexState::Indexing(None),
             pending_query: None,
+            previous_index: None,
             generation: 0,
             running: None,
             board: None,
@@ -253,7 +262,18 @@ impl App {
         self.dirty = true;
     }
 
+    /// The index from an earlier run opened: questions go to it until the
+    /// update finishes.
+    pub fn on_previous_index(&mut self, chunks: usize) {
+        self.previous_index = Some(chunks);
+        if let Some(q) = self.pending_query.take() {
+            self.start_query(q);
+        }
+        self.dirty = true;
+    }
+
     pub fn on_index_ready(&mut self, chunks: usize, report: Option<UpdateReport>) {
+        self.previous_index = None;
         let skipped = report.as_ref().map_or(0, |r| r.skipped.len());
         let mut msg = format!("Index ready: {chunks} chunks.");
         if skipped > 0 {
@@ -272,6 +292,18 @@ impl App {
     }
 
     pub fn on_index_failed(&mut self, msg: String) {
+        if let Some(chunks) = self.previous_index.take() {
+            // Keep answering from the index that is still in force.
+            self.set_status(
+                StatusKind::Error,
+                format!("Updating the index failed: {msg} (searching the previous index)"),
+            );
+            self.index = IndexState::Ready {
+                chunks,
+                report: None,
+            };
+            return;
+        }
         self.set_status(StatusKind::Error, format!("Indexing failed: {msg}"));
         self.index = IndexState::Failed(msg);
         self.pending_query = None;
@@ -356,6 +388,7 @@ impl App {
         self.focus = Focus::Snippets;
         match &self.index {
             IndexState::Ready { .. } => self.start_query(q),
+            IndexState::Indexing(_) if self.previous_index.is_some() => self.start_query(q),
             IndexState::Indexing(_) => {
                 self.pending_query = Some(q);
                 self.set_status(
@@ -371,7 +404,8 @@ impl App {
     }
 
     fn cancel(&mut self) -> bool {
-        if let Some((_, q)) = self.running.take() {
+        if let Some((generation, q)) = self.running.take() {
+            self.effects.push(Effect::Cancel(generation));
             self.set_status(StatusKind::Info, format!("Query cancelled: {q}"));
             return true;
         }

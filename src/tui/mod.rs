@@ -25,11 +25,13 @@ pub use app::App;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::index::{self, Index, Progress, UpdateOptions, UpdateReport};
+use crate::llm::Cancel;
 use crate::pipeline::QueryOutcome;
 use anyhow::Result;
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use model::ExtraChunk;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,6 +55,8 @@ pub struct Options {
 /// Messages from the workers.
 enum Msg {
     Progress(Progress),
+    /// The index of an earlier run, searchable while the update runs.
+    PreviousIndex(Arc<Index>),
     IndexReady(Result<(Arc<Index>, UpdateReport), String>),
     QueryDone(u64, Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>),
 }
@@ -89,6 +93,8 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
     let embedder: Option<Arc<dyn Embedder>> = opts.embedder.map(Arc::from);
     let llm = opts.llm.map(Arc::new);
     let mut index: Option<Arc<Index>> = None;
+    // The running queries' cancel switches, by generation.
+    let mut cancels: HashMap<u64, Cancel> = HashMap::new();
     spawn_index(
         tx.clone(),
         opts.sources.clone(),
@@ -122,32 +128,50 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
             }
             Some(msg) = rx.recv() => match msg {
                 Msg::Progress(p) => app.on_index_progress(p),
+                Msg::PreviousIndex(idx) => {
+                    let chunks = idx.chunk_count();
+                    index = Some(idx);
+                    app.on_previous_index(chunks);
+                }
                 Msg::IndexReady(Ok((idx, report))) => {
                     let chunks = idx.chunk_count();
                     index = Some(idx);
                     app.on_index_ready(chunks, Some(report));
                 }
                 Msg::IndexReady(Err(e)) => app.on_index_failed(e),
-                Msg::QueryDone(generation, r) => app.on_query_done(generation, r),
+                Msg::QueryDone(generation, r) => {
+                    cancels.remove(&generation);
+                    app.on_query_done(generation, r)
+                }
             },
         }
         for effect in std::mem::take(&mut app.effects) {
             match effect {
                 app::Effect::RunQuery { generation, query } => match &index {
-                    Some(idx) => spawn_query(
-                        tx.clone(),
-                        generation,
-                        query,
-                        idx.clone(),
-                        QueryCtx {
-                            config: config.clone(),
-                            embedder: embedder.clone(),
-                            llm: llm.clone(),
-                            debug: opts.debug,
-                        },
-                    ),
+                    Some(idx) => {
+                        let cancel = Cancel::default();
+                        cancels.insert(generation, cancel.clone());
+                        spawn_query(
+                            tx.clone(),
+                            generation,
+                            query,
+                            idx.clone(),
+                            QueryCtx {
+                                config: config.clone(),
+                                embedder: embedder.clone(),
+                                llm: llm.clone(),
+                                debug: opts.debug,
+                                cancel,
+                            },
+                        )
+                    }
                     None => app.set_status(app::StatusKind::Error, "The index is not open."),
                 },
+                app::Effect::Cancel(generation) => {
+                    if let Some(c) = cancels.remove(&generation) {
+                        c.cancel();
+                    }
+                }
                 app::Effect::Copy(text) => {
                     let msg = match clip.copy(&text, term.backend_mut()) {
                         Ok(how) => (app::StatusKind::Ok, how.describe().to_string()),
@@ -199,6 +223,15 @@ fn spawn_index(
     let ptx = tx.clone();
     tokio::spawn(async move {
         let r = in_worker(move || {
+            // An index from an earlier run answers while this one updates,
+            // if it was built with the same embedder (the query vectors
+            // must match its vectors).
+            let want = embedder.as_ref().map(|e| e.id().to_string());
+            if let Ok(previous) = Index::open(&dir)
+                && previous.manifest.embedder == want
+            {
+                let _ = ptx.send(Msg::PreviousIndex(Arc::new(previous)));
+            }
             let opts = UpdateOptions {
                 chunk: config.chunk,
                 limits: config.limits.limits(),
@@ -226,6 +259,8 @@ struct QueryCtx {
     embedder: Option<Arc<dyn Embedder>>,
     llm: Option<Arc<(crate::llm::LlmClient, crate::llm::Prompts)>>,
     debug: bool,
+    /// Set when the user cancels this query.
+    cancel: Cancel,
 }
 
 fn spawn_query(
@@ -240,6 +275,7 @@ fn spawn_query(
         embedder,
         llm,
         debug,
+        cancel,
     } = ctx;
     tokio::spawn(async move {
         let r = in_worker(move || {
@@ -248,6 +284,7 @@ fn spawn_query(
                     client,
                     prompts,
                     rerank: config.rerank,
+                    cancel: Some(&cancel),
                 },
                 None => crate::pipeline::Engine::Extractive,
             };

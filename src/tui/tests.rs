@@ -2,7 +2,7 @@
 //! with insta; colours checked on chosen cells) and the behaviour behind
 //! the keys.
 
-use super::app::{Action, App, Effect, Focus, Popup, StatusKind};
+use super::app::{Action, App, Effect, Focus, IndexState, Popup, StatusKind};
 use super::fixture::{answer_outcome, refusal_outcome};
 use super::settings::{History, TuiConfig};
 use super::theme::Theme;
@@ -440,6 +440,55 @@ fn a_question_typed_while_indexing_runs_when_ready() {
     assert!(app.effects.is_empty());
     app.on_index_ready(10, None);
     assert!(matches!(app.effects.pop(), Some(Effect::RunQuery { .. })));
+}
+
+#[test]
+fn esc_cancels_the_running_query_and_its_llm_calls() {
+    let mut app = App::new(
+        Theme::default(),
+        TuiConfig::default(),
+        History::load(None, 10),
+    );
+    app.on_index_ready(10, None);
+    app.apply(Action::FocusInput);
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    let Some(Effect::RunQuery { generation, .. }) = app.effects.pop() else {
+        panic!("no query started");
+    };
+    key(&mut app, KeyCode::Esc);
+    assert!(
+        matches!(app.effects.pop(), Some(Effect::Cancel(g)) if g == generation),
+        "{:?}",
+        app.effects
+    );
+    assert!(app.status.contains("cancelled"), "{}", app.status);
+}
+
+#[test]
+fn while_updating_questions_search_the_previous_index() {
+    let mut app = App::new(
+        Theme::default(),
+        TuiConfig::default(),
+        History::load(None, 10),
+    );
+    app.on_index_progress(Progress::Reading {
+        done: 1,
+        total: 9,
+        chunks: 3,
+    });
+    app.on_previous_index(120);
+    let t = text(&render(&mut app, 100, 20));
+    assert!(t.contains("searching 120 chunks"), "{t}");
+    assert!(t.contains("questions search the previous index"), "{t}");
+    app.apply(Action::FocusInput);
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.effects.pop(), Some(Effect::RunQuery { .. })));
+    // A failed update keeps the previous index in force.
+    app.on_index_failed("disk full".into());
+    assert!(matches!(app.index, IndexState::Ready { chunks: 120, .. }));
+    assert!(app.status.contains("disk full"), "{}", app.status);
 }
 
 #[test]

@@ -187,7 +187,10 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
         " "
     };
     let right = match &app.index {
-        IndexState::Indexing(_) => format!("{spin} indexing · ? help "),
+        IndexState::Indexing(_) => match app.previous_index {
+            Some(chunks) => format!("{spin} updating · searching {chunks} chunks · ? help "),
+            None => format!("{spin} indexing · ? help "),
+        },
         IndexState::Ready { chunks, .. } => {
             format!("{spin} {chunks} chunks · ? help · q quit ")
         }

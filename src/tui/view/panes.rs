@@ -427,13 +427,14 @@ pub fn answer(app: &mut App, f: &mut Frame, area: Rect) {
     match (&app.board, &app.index) {
         (None, IndexState::Indexing(p)) => {
             let (_, label) = progress_label(p);
-            w.push_text(
-                &format!(
-                    "{label}\n\nYou can type your question now; it runs as soon as the index is ready."
-                ),
-                t.dim(),
-                width,
-            );
+            let then = match app.previous_index {
+                Some(_) => {
+                    "The sources changed since the last index; until the update is done, \
+                     questions search the previous index."
+                }
+                None => "You can type your question now; it runs as soon as the index is ready.",
+            };
+            w.push_text(&format!("{label}\n\n{then}"), t.dim(), width);
         }
         (None, IndexState::Failed(e)) => {
             w.push_text(
