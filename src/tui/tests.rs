@@ -31,6 +31,15 @@ fn app() -> App {
     app_with(Theme::default())
 }
 
+/// A board with default settings, no history file and nothing asked yet.
+fn blank_app() -> App {
+    App::new(
+        Theme::default(),
+        TuiConfig::default(),
+        History::load(None, 10),
+    )
+}
+
 fn render(app: &mut App, w: u16, h: u16) -> Buffer {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| super::view::draw(app, f)).unwrap();
@@ -103,11 +112,7 @@ fn empty_screen() {
 
 #[test]
 fn indexing_shows_progress() {
-    let mut app = App::new(
-        Theme::default(),
-        TuiConfig::default(),
-        History::load(None, 10),
-    );
+    let mut app = blank_app();
     app.on_index_progress(Progress::Reading {
         done: 5,
         total: 13,
@@ -429,11 +434,7 @@ fn queries_carry_generations_and_esc_cancels() {
 
 #[test]
 fn a_question_typed_while_indexing_runs_when_ready() {
-    let mut app = App::new(
-        Theme::default(),
-        TuiConfig::default(),
-        History::load(None, 10),
-    );
+    let mut app = blank_app();
     app.apply(Action::FocusInput);
     key(&mut app, KeyCode::Char('x'));
     key(&mut app, KeyCode::Enter);
@@ -444,11 +445,7 @@ fn a_question_typed_while_indexing_runs_when_ready() {
 
 #[test]
 fn esc_cancels_the_running_query_and_its_llm_calls() {
-    let mut app = App::new(
-        Theme::default(),
-        TuiConfig::default(),
-        History::load(None, 10),
-    );
+    let mut app = blank_app();
     app.on_index_ready(10, None);
     app.apply(Action::FocusInput);
     key(&mut app, KeyCode::Char('x'));
@@ -467,11 +464,7 @@ fn esc_cancels_the_running_query_and_its_llm_calls() {
 
 #[test]
 fn while_updating_questions_search_the_previous_index() {
-    let mut app = App::new(
-        Theme::default(),
-        TuiConfig::default(),
-        History::load(None, 10),
-    );
+    let mut app = blank_app();
     app.on_index_progress(Progress::Reading {
         done: 1,
         total: 9,
