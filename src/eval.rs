@@ -4,10 +4,10 @@
 
 use crate::config::Config;
 use crate::embed::Embedder;
-use crate::gate::{self, GateConfig};
+use crate::gate::{self, Evidence, GateConfig};
 use crate::index::Index;
 use crate::pipeline::{self, QueryOutcome};
-use crate::retrieve::{self, Candidate, Fusion, RetrieveConfig};
+use crate::retrieve::{self, Fusion, RetrieveConfig};
 use crate::text::slice_chars;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -203,7 +203,7 @@ pub fn run(
     open.gate.clear_winner_ratio = 0.0;
     open.gate.refuse_unknown_names = false;
     let k = cfg.retrieve.top_k;
-    let mut runs: Vec<(&Question, QueryOutcome, Vec<Candidate>)> = Vec::new();
+    let mut runs: Vec<(&Question, QueryOutcome, Vec<Evidence>)> = Vec::new();
     let mut total_ms = 0.0;
     let mut errors: Vec<QuestionError> = Vec::new();
     for q in &set.questions {
@@ -225,10 +225,18 @@ pub fn run(
             }
         };
         total_ms += outcome.timings_ms.total;
-        let kept = kept_candidates(&outcome);
+        let kept: Vec<Evidence> = outcome
+            .candidates
+            .iter()
+            .filter(|c| c.kept)
+            .map(|c| Evidence {
+                coverage: c.coverage,
+                vector: c.vector,
+            })
+            .collect();
         runs.push((q, outcome, kept));
     }
-    let decide = |g: &GateConfig, o: &QueryOutcome, kept: &[Candidate]| -> (bool, String) {
+    let decide = |g: &GateConfig, o: &QueryOutcome, kept: &[Evidence]| -> (bool, String) {
         if !offline_gate {
             return (o.answer.refused, format!("{:?}", o.gate.reason));
         }
@@ -292,10 +300,7 @@ pub fn run(
             reason,
             recall_hit: (!q.should_refuse).then(|| expected_rank.is_some_and(|r| r <= k)),
             expected_rank,
-            top_evidence: kept
-                .iter()
-                .map(|c| gate::evidence(c, &cfg.gate))
-                .fold(0.0, f32::max),
+            top_evidence: kept.iter().map(|e| e.score(&cfg.gate)).fold(0.0, f32::max),
             snippets: if refused { 0 } else { o.snippets.len() },
             validated_snippets: if refused {
                 0
@@ -431,32 +436,4 @@ pub fn run(
 
 fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 1.0 } else { a as f64 / b as f64 }
-}
-
-/// Rebuild the kept candidates of an outcome for re-gating.
-fn kept_candidates(o: &QueryOutcome) -> Vec<Candidate> {
-    o.candidates
-        .iter()
-        .filter(|c| c.kept)
-        .map(|c| Candidate {
-            chunk: crate::chunk::Chunk {
-                id: c.id.clone(),
-                source_id: c.source_id.clone(),
-                source_title: c.source_title.clone(),
-                location: c.location.clone(),
-                text: String::new(),
-                start: 0,
-                end: 0,
-                ordinal: 0,
-                tokens: 0,
-            },
-            rank: c.rank,
-            bm25: c.bm25,
-            bm25_rank: c.bm25_rank,
-            vector: c.vector,
-            vector_rank: c.vector_rank,
-            fused: c.fused,
-            coverage: c.coverage,
-        })
-        .collect()
 }

@@ -138,11 +138,30 @@ impl GateDecision {
     }
 }
 
-/// A kept chunk's evidence: IDF-weighted query coverage, optionally blended
-/// with vector similarity.
-pub fn evidence(c: &Candidate, cfg: &GateConfig) -> f32 {
-    let v = c.vector.unwrap_or(0.0).max(0.0);
-    (1.0 - cfg.vector_weight) * c.coverage + cfg.vector_weight * v
+/// What the retrieval tier knows of a kept chunk.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Evidence {
+    /// IDF-weighted share of the query's terms in the chunk, in [0, 1].
+    pub coverage: f32,
+    /// Cosine similarity of query and chunk vectors.
+    pub vector: Option<f32>,
+}
+
+impl Evidence {
+    /// Query coverage, optionally blended with vector similarity.
+    pub fn score(self, cfg: &GateConfig) -> f32 {
+        let v = self.vector.unwrap_or(0.0).max(0.0);
+        (1.0 - cfg.vector_weight) * self.coverage + cfg.vector_weight * v
+    }
+}
+
+impl From<&Candidate> for Evidence {
+    fn from(c: &Candidate) -> Self {
+        Evidence {
+            coverage: c.coverage,
+            vector: c.vector,
+        }
+    }
 }
 
 fn r4(x: f32) -> f64 {
@@ -151,7 +170,7 @@ fn r4(x: f32) -> f64 {
 
 /// What the retrieval tier decides on.
 pub struct GateInput<'a> {
-    pub kept: &'a [Candidate],
+    pub kept: &'a [Evidence],
     pub query_terms: usize,
     pub unknown_names: &'a [String],
     pub unknown_name_share: f32,
@@ -203,7 +222,7 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
         d.message = format!("{}: {}", d.message, input.unknown_names.join(", "));
         return d;
     }
-    let mut ev: Vec<f32> = kept.iter().map(|c| evidence(c, cfg)).collect();
+    let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
     ev.sort_by(|a, b| b.total_cmp(a));
     let top = ev[0] - cfg.unknown_penalty * input.unknown_share;
     numbers.insert("top_evidence".into(), r4(ev[0]));
@@ -277,18 +296,11 @@ pub fn reranked_gate(scores: &[u8], cfg: &GateConfig) -> GateDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chunk::Chunk;
 
-    fn cand(coverage: f32) -> Candidate {
-        Candidate {
-            chunk: Chunk::for_test("a#0", "x"),
-            rank: 1,
-            bm25: None,
-            bm25_rank: None,
-            vector: Some(0.9),
-            vector_rank: None,
-            fused: 0.0,
+    fn cand(coverage: f32) -> Evidence {
+        Evidence {
             coverage,
+            vector: Some(0.9),
         }
     }
 
@@ -301,7 +313,7 @@ mod tests {
             unknown_penalty: 0.0,
             ..Default::default()
         };
-        let gate = |kept: &[Candidate], terms: usize, cfg: &GateConfig| {
+        let gate = |kept: &[Evidence], terms: usize, cfg: &GateConfig| {
             let input = GateInput {
                 kept,
                 query_terms: terms,
@@ -372,7 +384,7 @@ mod tests {
             vector_weight: 0.5,
             ..Default::default()
         };
-        assert!((evidence(&cand(0.2), &cfg) - 0.55).abs() < 1e-6);
+        assert!((cand(0.2).score(&cfg) - 0.55).abs() < 1e-6);
     }
 
     #[test]

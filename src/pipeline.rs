@@ -8,7 +8,7 @@ use crate::chunk::Chunk;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::extract::{self, Span};
-use crate::gate::{self, Decision, GateDecision, REFUSAL, Reason, Tier};
+use crate::gate::{self, Decision, Evidence, GateDecision, REFUSAL, Reason, Tier};
 use crate::index::Index;
 use crate::llm::{LlmClient, Prompts};
 use crate::retrieve::{self, Candidate};
@@ -236,7 +236,6 @@ pub fn ask_with(
     for &i in &order {
         outcome.candidates[i].kept = true;
     }
-    let kept: Vec<&Candidate> = order.iter().map(|&i| &pool[i]).collect();
     let decision = match &scores {
         Some(s) => {
             let kept_scores: Vec<u8> = order.iter().map(|&i| s[i]).collect();
@@ -252,10 +251,10 @@ pub fn ask_with(
             d
         }
         None => {
-            let kept_owned: Vec<Candidate> = kept.iter().map(|c| (*c).clone()).collect();
+            let kept: Vec<Evidence> = order.iter().map(|&i| Evidence::from(&pool[i])).collect();
             gate::retrieval_gate(
                 &gate::GateInput {
-                    kept: &kept_owned,
+                    kept: &kept,
                     query_terms: retrieval.terms.len(),
                     unknown_names: &retrieval.unknown_names,
                     unknown_name_share: retrieval.unknown_name_share,
@@ -280,7 +279,7 @@ pub fn ask_with(
         .map(|&i| {
             let score = match &scores {
                 Some(s) => s[i] as f32,
-                None => gate::evidence(&pool[i], &cfg.gate),
+                None => Evidence::from(&pool[i]).score(&cfg.gate),
             };
             (&pool[i].chunk, score)
         })
@@ -383,7 +382,7 @@ fn candidate_out(c: &Candidate, cfg: &Config) -> CandidateOut {
         vector_rank: c.vector_rank,
         fused: c.fused,
         coverage: c.coverage,
-        evidence: gate::evidence(c, &cfg.gate),
+        evidence: Evidence::from(c).score(&cfg.gate),
         rerank: None,
         kept: false,
     }
