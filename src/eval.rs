@@ -179,10 +179,7 @@ fn fusion_sweep(
 }
 
 fn squash(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    crate::ingest::collapse_ws(s).to_lowercase()
 }
 
 /// Run every question through the pipeline.

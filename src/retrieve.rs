@@ -244,7 +244,7 @@ pub fn normalize_query(q: &str) -> String {
         .join(" ")
 }
 
-/// Hybrid retrieval: BM25 k and vector k, fused by RRF, pool-bounded.
+/// Hybrid retrieval: BM25 k and vector k, fused (`cfg.fusion`), pool-bounded.
 pub fn retrieve(
     index: &Index,
     embedder: Option<&dyn Embedder>,
@@ -293,24 +293,24 @@ pub fn retrieve(
         0.0
     };
 
-    // Stored vectors of the BM25 hits, for their similarity below.
-    let mut stored: HashMap<String, Vec<f32>> = HashMap::new();
+    let query_vector = match embedder {
+        Some(e) if !normalized.is_empty() => e.embed(&[query])?.into_iter().next(),
+        _ => None,
+    };
     let mut by_id: HashMap<String, Candidate> = HashMap::new();
     let bm25 = index.bm25(&normalized, cfg.bm25_k)?;
     for (i, hit) in bm25.into_iter().enumerate() {
-        if let Some(v) = hit.vector {
-            stored.insert(hit.chunk.id.clone(), v);
-        }
         let c = by_id
             .entry(hit.chunk.id.clone())
             .or_insert_with(|| blank(hit.chunk));
         c.bm25 = Some(hit.score);
         c.bm25_rank = Some(i + 1);
+        // Similarity from the stored vector; the vector search below
+        // overwrites it for the chunks it also finds.
+        if let (Some(qv), Some(v)) = (&query_vector, &hit.vector) {
+            c.vector = Some(dot(qv, v));
+        }
     }
-    let query_vector = match embedder {
-        Some(e) if !normalized.is_empty() => e.embed(&[query])?.into_iter().next(),
-        _ => None,
-    };
     if let Some(qv) = &query_vector {
         for (i, (id, sim)) in index
             .vector_search(qv, cfg.vector_k, cfg.vector_ef)
@@ -329,12 +329,6 @@ pub fn retrieve(
         }
     }
     let mut candidates: Vec<Candidate> = by_id.into_values().collect();
-    // Vector similarity for BM25-only hits, from the stored vector.
-    if let Some(qv) = &query_vector {
-        for c in candidates.iter_mut().filter(|c| c.vector.is_none()) {
-            c.vector = stored.get(&c.chunk.id).map(|v| dot(qv, v));
-        }
-    }
     fuse(&mut candidates, cfg);
     candidates.sort_by(|a, b| {
         b.fused
