@@ -510,30 +510,28 @@ impl App {
     fn format_snippet(&self, i: usize) -> Option<String> {
         let b = self.board.as_ref()?;
         let s = b.outcome.snippets.get(i)?;
+        // Only the source's own text is ever copied, never the model's words.
         let quote = match s.status {
-            // A validated quote's own words are the source's (up to the
-            // documented normalization); prefer the source's exact text.
-            Status::Validated => s.copy_text.as_deref().unwrap_or(&s.content),
-            Status::Flagged => s.copy_text.as_deref()?,
+            Status::Validated | Status::Flagged => s.copy_text.as_deref()?,
             Status::Dropped => return None,
         };
-        let (title, location) = match (&s.found_source_id, s.spans.first()) {
+        let (title, location, source) = match (&s.found_source_id, s.spans.first()) {
             (Some(found), Some(sp)) if *found != s.source_id => {
                 // Misattributed: cite where the words really are.
                 let c = b.chunks.iter().find(|c| c.id == sp.chunk_id);
                 match c {
-                    Some(c) => (c.title.clone(), c.location.clone()),
-                    None => (found.clone(), String::new()),
+                    Some(c) => (c.title.clone(), c.location.clone(), found),
+                    None => (found.clone(), String::new(), found),
                 }
             }
-            _ => (s.source_title.clone(), s.location.clone()),
+            _ => (s.source_title.clone(), s.location.clone(), &s.source_id),
         };
         Some(format_copy(
             &self.settings.copy_format,
             quote,
             &title,
             &location,
-            &s.source_id,
+            source,
             s.n,
         ))
     }

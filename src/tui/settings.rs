@@ -70,39 +70,57 @@ pub fn format_copy(
     source: &str,
     n: usize,
 ) -> String {
-    let quote = clean_for_copy(quote);
-    let out = template
-        .replace("{quote}", &quote)
-        .replace("{title}", &clean_for_copy(title))
-        .replace("{location}", &clean_for_copy(location))
-        .replace("{source}", &clean_for_copy(source))
-        .replace("{n}", &n.to_string());
-    if location.trim().is_empty() {
-        // "(Title, )" reads badly: drop the empty location.
-        out.replace(", )", ")").replace(" ()", "")
+    // "(Title, )" reads badly: without a location, drop it from the
+    // template (never from the filled text: the quote must stay as it is).
+    let template = if location.trim().is_empty() {
+        template
+            .replace("{location}", "")
+            .replace(", )", ")")
+            .replace(" ()", "")
     } else {
-        out
-    }
+        template.to_string()
+    };
+    // One pass: a quote holding "{title}" is not expanded.
+    crate::llm::fill(
+        &template,
+        &[
+            ("quote", &clean_for_copy(quote)),
+            ("title", &clean_for_copy(title)),
+            ("location", &clean_for_copy(location)),
+            ("source", &clean_for_copy(source)),
+            ("n", &n.to_string()),
+        ],
+    )
 }
 
 /// What goes on the clipboard: no control characters (a pasted escape
 /// sequence could act on the author's terminal) and line wrapping from the
-/// source (PDF lines, hard-wrapped prose) joined with single spaces.
+/// source (PDF lines, hard-wrapped prose) joined with single spaces; a word
+/// hyphenated across a line break is joined, as validation reads it.
 pub fn clean_for_copy(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut space = false;
+    let (mut space, mut line_break) = (false, false);
     for c in s.chars() {
         if c.is_whitespace() {
             space = !out.is_empty();
+            line_break |= crate::validate::is_line_break(c);
             continue;
         }
         if c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
             continue;
         }
-        if space {
+        let joins = line_break
+            && c.is_alphabetic()
+            && out
+                .chars()
+                .next_back()
+                .is_some_and(crate::validate::is_line_hyphen);
+        if joins {
+            out.pop();
+        } else if space {
             out.push(' ');
-            space = false;
         }
+        (space, line_break) = (false, false);
         out.push(c);
     }
     out
@@ -231,6 +249,23 @@ mod tests {
         assert_eq!(s, "\"Q\" (T)");
         let s = format_copy("{n}: {quote} — {source}", "Q", "T", "L", "t.md", 3);
         assert_eq!(s, "3: Q — t.md");
+        // The quote is never rewritten by the template: placeholders in it
+        // stay, and an empty location trims only the template.
+        let s = format_copy(
+            DEFAULT_COPY_FORMAT,
+            "f(a, ) is {title} ()",
+            "T",
+            "",
+            "t.md",
+            1,
+        );
+        assert_eq!(s, "\"f(a, ) is {title} ()\" (T)");
+        // A word hyphenated at a line break is joined, as validation reads it;
+        // a hyphen before an ordinary space is kept.
+        assert_eq!(
+            clean_for_copy("light-\nhouse keep- er"),
+            "lighthouse keep- er"
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@
 pub mod myers;
 pub mod normalize;
 
-pub use normalize::{Normalized, normalize};
+pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize};
 
 use crate::extract::Span;
 use crate::text::{char_offset, sentences, slice_chars};

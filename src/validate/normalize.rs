@@ -45,11 +45,11 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// Hyphens that may end a line inside a hyphenated word.
-fn is_line_hyphen(c: char) -> bool {
+pub fn is_line_hyphen(c: char) -> bool {
     matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
 }
 
-fn is_line_break(c: char) -> bool {
+pub fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
