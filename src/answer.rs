@@ -44,29 +44,41 @@ pub enum Confidence {
     None,
 }
 
-/// The `[n]` markers of a sentence (also `[1, 2]` and `[1][2]`).
+/// The `[n]` markers of a sentence (also `[1, 2]` and `[1][2]`), each
+/// number once.
 pub fn citations(s: &str) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find(']') else { break };
-        let inner = &after[..close];
+    for (_, n) in citation_markers(s) {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Byte ranges of `[n]` / `[n, m]` markers in `s`, each with its numbers
+/// (one entry per number, sharing the range).
+pub fn citation_markers(s: &str) -> Vec<(std::ops::Range<usize>, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = s[from..].find('[').map(|i| from + i) {
+        let Some(close) = s[open..].find(']').map(|i| open + i) else {
+            break;
+        };
+        let inner = &s[open + 1..close];
         if !inner.is_empty()
+            && inner.chars().any(|c| c.is_ascii_digit())
             && inner
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
         {
-            for n in inner
-                .split(',')
-                .filter_map(|x| x.trim().parse::<usize>().ok())
-            {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
+            for n in inner.split(',').filter_map(|x| x.trim().parse().ok()) {
+                out.push((open..close + 1, n));
             }
+            from = close + 1;
+        } else {
+            from = open + 1;
         }
-        rest = &after[close + 1..];
     }
     out
 }
@@ -171,6 +183,8 @@ mod tests {
         assert_eq!(citations("It was lit in 1810 [1]."), [1]);
         assert_eq!(citations("Both [1, 3] and [2][3]."), [1, 3, 2]);
         assert!(citations("An array [x] and [] and [1a].").is_empty());
+        // The board's markers and the claim check read text the same way.
+        assert_eq!(citations("see [Smith [1]]"), [1]);
     }
 
     #[test]

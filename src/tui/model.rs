@@ -3,6 +3,7 @@
 //! fuzzy diffs computed, so drawing is cheap and never sees raw text.
 
 use super::diff::{CharDiff, char_diff};
+use crate::answer::citation_markers;
 use crate::pipeline::QueryOutcome;
 use crate::text::sanitize_for_terminal;
 use crate::validate::{Status, Verdict};
@@ -210,33 +211,6 @@ impl Board {
     pub fn candidate_count(&self) -> usize {
         self.outcome.candidates.len()
     }
-}
-
-/// Byte ranges of `[n]` / `[n, m]` markers in `s`, each with its numbers
-/// (one entry per number, sharing the range).
-pub fn citation_markers(s: &str) -> Vec<(std::ops::Range<usize>, usize)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(open) = s[from..].find('[').map(|i| from + i) {
-        let Some(close) = s[open..].find(']').map(|i| open + i) else {
-            break;
-        };
-        let inner = &s[open + 1..close];
-        if !inner.is_empty()
-            && inner.chars().any(|c| c.is_ascii_digit())
-            && inner
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == ',' || c == ' ')
-        {
-            for n in inner.split(',').filter_map(|x| x.trim().parse().ok()) {
-                out.push((open..close + 1, n));
-            }
-            from = close + 1;
-        } else {
-            from = open + 1;
-        }
-    }
-    out
 }
 
 /// The verdict's symbol, as the panes and the help overlay show it.

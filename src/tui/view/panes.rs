@@ -2,10 +2,10 @@
 
 use super::wrap::{Seg, Wrapped};
 use super::{SPINNER, pane_block, progress_label};
-use crate::answer::Confidence;
+use crate::answer::{Confidence, citation_markers};
 use crate::gate::Decision;
 use crate::tui::app::{App, Focus, IndexState};
-use crate::tui::model::{Board, SnippetView, citation_markers, symbol, verdict_name};
+use crate::tui::model::{Board, SnippetView, symbol, verdict_name};
 use crate::tui::theme::Theme;
 use crate::validate::{Status, Verdict};
 use ratatui::Frame;
