@@ -28,9 +28,15 @@ struct AuditLine<'a> {
     latency_ms: f64,
 }
 
-/// Where the logs live: `<data dir>/research-board/logs`.
-pub fn default_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "research-board").map(|d| d.data_dir().join("logs"))
+/// Where the logs live: `RESEARCH_BOARD_LOG_DIR`, else
+/// `<data dir>/research-board/logs`.
+pub fn log_dir() -> Option<PathBuf> {
+    std::env::var_os("RESEARCH_BOARD_LOG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("", "", "research-board")
+                .map(|d| d.data_dir().join("logs"))
+        })
 }
 
 fn now() -> String {

@@ -371,10 +371,7 @@ fn run(cli: Cli) -> Result<i32> {
 
 /// The audit log is always on; a failure to write it is reported, not fatal.
 fn log_outcome(o: &QueryOutcome, debug: bool) {
-    let dir = std::env::var_os("RESEARCH_BOARD_LOG_DIR")
-        .map(PathBuf::from)
-        .or_else(crate::audit::default_dir);
-    if let Some(dir) = dir
+    if let Some(dir) = crate::audit::log_dir()
         && let Err(e) = crate::audit::record(&dir, o, debug)
     {
         eprintln!(

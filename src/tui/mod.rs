@@ -291,10 +291,7 @@ fn spawn_query(
             let outcome =
                 crate::pipeline::ask_with(&index, embedder.as_deref(), &config, &query, &engine)
                     .map_err(|e| format!("{e:#}"))?;
-            if let Some(dir) = std::env::var_os("RESEARCH_BOARD_LOG_DIR")
-                .map(PathBuf::from)
-                .or_else(crate::audit::default_dir)
-            {
+            if let Some(dir) = crate::audit::log_dir() {
                 // The audit log is best effort here; the CLI reports failures.
                 let _ = crate::audit::record(&dir, &outcome, debug);
             }
