@@ -174,6 +174,7 @@ fn child(src: &Path, idx: &Path, max_tokens: usize) {
             index::Progress::Embedding { .. } => "embed",
             index::Progress::BuildingGraph { .. } => "graph",
             index::Progress::Committing => "commit",
+            index::Progress::Rebuilding { .. } => "rebuild",
         };
         if phases.last().is_none_or(|(n, ..)| *n != name) {
             phases.push((

@@ -6,7 +6,7 @@ use crate::text::count_tokens;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct BudgetConfig {
     /// The model's whole prompt budget, in tokens.
     pub max_prompt_tokens: usize,

@@ -45,7 +45,7 @@ impl Chunk {
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ChunkConfig {
     /// Target upper bound of a chunk, in cl100k tokens.
     pub max_tokens: usize,
@@ -257,6 +257,8 @@ pub fn chunk_document(
                 b.headings.push((*level, text.clone()));
             }
             BlockKind::Para => b.add_paragraph(block.start, block.end, block.page),
+            // Apparatus ends the chunk before it and is not indexed.
+            BlockKind::Aside => b.flush(),
         }
     }
     b.flush();

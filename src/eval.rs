@@ -29,6 +29,12 @@ pub struct Question {
     pub expected_phrases: Vec<String>,
     #[serde(default)]
     pub kind: Option<String>,
+    /// Other sources that hold the same answer (duplicate files).
+    #[serde(default)]
+    pub also_sources: Vec<String>,
+    /// "dev" (calibrate on it) or "test" (report it; never tune on it).
+    #[serde(default)]
+    pub split: Option<String>,
 }
 
 impl QuestionSet {
@@ -37,6 +43,26 @@ impl QuestionSet {
             .with_context(|| format!("cannot read {}", path.display()))?;
         serde_json::from_str(&text)
             .with_context(|| format!("{} is not a valid question file", path.display()))
+    }
+
+    /// Only the questions of one split ("dev" or "test"); questions without
+    /// a split belong to every split.
+    pub fn only_split(mut self, split: Option<&str>) -> Self {
+        if let Some(want) = split {
+            self.questions
+                .retain(|q| q.split.as_deref().is_none_or(|s| s == want));
+        }
+        self
+    }
+}
+
+/// Is this kind one of the unanswerable kinds that tell off-topic
+/// questions from near misses?
+fn refusal_group(kind: &str) -> Option<&'static str> {
+    match kind {
+        "offtopic" | "off_topic" | "off-topic" => Some("off_topic"),
+        "near_miss" | "near-miss" | "nearmiss" => Some("near_miss"),
+        _ => None,
     }
 }
 
@@ -99,7 +125,14 @@ pub struct EvalReport {
     pub unanswerable: usize,
     pub k: usize,
     pub recall_at_k: f64,
+    /// Mean reciprocal rank of the first chunk holding the answer, over
+    /// answerable questions (0 when it is not in the pool).
+    pub mrr: f64,
     pub refusal_accuracy: f64,
+    /// Refusal accuracy over off-topic questions only.
+    pub refusal_accuracy_off_topic: Option<f64>,
+    /// Refusal accuracy over near misses (on topic, not answered) only.
+    pub refusal_accuracy_near_miss: Option<f64>,
     pub false_refusal_rate: f64,
     pub verbatim_rate: f64,
     /// Snippets of answered questions, by verdict.
@@ -129,7 +162,7 @@ fn expected_rank<'a>(
     let src = q.expected_source.as_deref()?;
     let phrases: Vec<String> = q.expected_phrases.iter().map(|p| squash(p)).collect();
     candidates
-        .filter(|(s, _, _)| *s == src)
+        .filter(|(s, _, _)| *s == src || q.also_sources.iter().any(|a| a == s))
         .find(|(_, t, _)| {
             let t = squash(t);
             phrases.iter().any(|p| t.contains(p.as_str()))
@@ -401,7 +434,26 @@ pub fn run(
         Some(_) => Some(fusion_sweep(index, embedder, cfg, set)?),
         None => None,
     };
+    let mrr = if answerable.is_empty() {
+        0.0
+    } else {
+        answerable
+            .iter()
+            .map(|r| r.expected_rank.map_or(0.0, |k| 1.0 / k as f64))
+            .sum::<f64>()
+            / answerable.len() as f64
+    };
+    let group_accuracy = |g: &str| {
+        let rs: Vec<&QuestionResult> = results
+            .iter()
+            .filter(|r| r.should_refuse && refusal_group(&r.kind) == Some(g))
+            .collect();
+        (!rs.is_empty()).then(|| ratio(rs.iter().filter(|r| r.refused).count(), rs.len()))
+    };
     Ok(EvalReport {
+        mrr,
+        refusal_accuracy_off_topic: group_accuracy("off_topic"),
+        refusal_accuracy_near_miss: group_accuracy("near_miss"),
         fusion_sweep,
         verdicts,
         validated_not_in_source: validated - verbatim,

@@ -42,7 +42,7 @@ pub struct Extraction {
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ExtractConfig {
     pub max_snippets: usize,
     /// Most sentences in one snippet.

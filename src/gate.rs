@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 pub const REFUSAL: &str = "This is not addressed in the provided sources.";
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct GateConfig {
     /// Retrieval tier: the best kept chunk's evidence must reach this.
     pub min_top_score: f32,

@@ -48,8 +48,16 @@ pub struct SnippetOut {
     pub content: String,
     /// The source the extractor cited.
     pub source_id: String,
+    /// That source's title, from the index (never the extractor's claim);
+    /// empty when the index has no such source.
     pub source_title: String,
+    /// Where the quote is, from the index: the heading chain or page of the
+    /// chunk validation located it in (in the cited source), else empty.
     pub location: String,
+    /// What the extractor said the title and location were, when they
+    /// differ from the index's: shown only as "the model said".
+    pub model_source_title: Option<String>,
+    pub model_source_location: Option<String>,
     pub relevance: f32,
     /// Where the extractor says it took the snippet from (engine only).
     pub span: Option<Span>,
@@ -429,12 +437,53 @@ fn validate_snippets(
                 }
             }
         }
+        // Title and location come from the index: the chunk the quote was
+        // found in when that is the cited source, else any chunk of the
+        // cited source.
+        let located = v
+            .spans
+            .first()
+            .filter(|_| v.found_source_id.as_deref() == Some(s.source_id.as_str()))
+            .and_then(|sp| {
+                pool.iter()
+                    .find(|c| c.chunk.id == sp.chunk_id)
+                    .map(|c| &c.chunk)
+            });
+        let located = match located {
+            Some(c) => Some(c.clone()),
+            None => match v.spans.first() {
+                Some(sp) if v.found_source_id.as_deref() == Some(s.source_id.as_str()) => {
+                    index.chunk(&sp.chunk_id)?.map(|(c, _)| c)
+                }
+                _ => None,
+            },
+        };
+        let (title, location) = match &located {
+            Some(c) => (c.source_title.clone(), c.location.clone()),
+            None => {
+                let title = match pool.iter().find(|c| c.chunk.source_id == s.source_id) {
+                    Some(c) => c.chunk.source_title.clone(),
+                    None => index
+                        .chunks_of(&s.source_id)?
+                        .first()
+                        .map(|c| c.source_title.clone())
+                        .unwrap_or_default(),
+                };
+                (title, String::new())
+            }
+        };
+        let differs = |said: &str, known: &str| {
+            let said = crate::ingest::collapse_ws(said);
+            (!said.is_empty() && said != known).then_some(said)
+        };
         out.push(SnippetOut {
             n: i + 1,
             content: s.content.clone(),
             source_id: s.source_id.clone(),
-            source_title: s.source_title.clone(),
-            location: s.source_location.clone(),
+            model_source_title: differs(&s.source_title, &title),
+            model_source_location: differs(&s.source_location, &location),
+            source_title: title,
+            location,
             relevance: s.relevance,
             span: s.span.clone(),
             verdict: v.verdict,

@@ -123,7 +123,13 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
         .collect::<Vec<_>>()
         .join("\n");
     let chars: Vec<char> = prose.chars().collect();
-    let line_of = |ci: usize| 1 + chars[..ci].iter().filter(|c| **c == '\n').count();
+    // Line numbers counted as the scan moves forward: linear in the draft.
+    let (mut line, mut counted) = (1usize, 0usize);
+    let mut line_of = |ci: usize| {
+        line += chars[counted..ci].iter().filter(|c| **c == '\n').count();
+        counted = ci;
+        line
+    };
     let mut i = 0;
     while i < chars.len() {
         let close = match chars[i] {
@@ -274,6 +280,18 @@ mod tests {
                 ("The keeper trimmed the wick every four hours.", Some(6)),
             ]
         );
+    }
+
+    /// Issue 9, item 13: finding quotations is linear in the draft (a
+    /// quadratic scan of this draft would not finish in any test run).
+    #[test]
+    fn item_13_a_long_draft_is_scanned_once() {
+        let para = "He wrote “the keeper trimmed the wick every night” again.\n";
+        let draft = para.repeat(100_000);
+        let q = draft_quotes(&draft, 4);
+        assert_eq!(q.len(), 100_000);
+        assert_eq!(q[0].line, Some(1));
+        assert_eq!(q[99_999].line, Some(100_000));
     }
 
     #[test]

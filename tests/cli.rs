@@ -239,7 +239,9 @@ fn bad_files_are_reported_and_skipped_and_sources_are_never_written() {
         .output()
         .unwrap();
     let r = json(&out);
-    assert_eq!(r["files_indexed"], 1);
+    // Latin-1 is read (decoded), not refused.
+    assert_eq!(r["files_indexed"], 2);
+    assert_eq!(r["guessed_encodings"][0][0], "latin1.txt", "{r}");
     let skipped: Vec<(String, String)> = r["skipped"]
         .as_array()
         .unwrap()
@@ -263,12 +265,12 @@ fn bad_files_are_reported_and_skipped_and_sources_are_never_written() {
         "{skipped:?}"
     );
     assert_eq!(reason("empty.md"), "empty file");
-    assert!(reason("latin1.txt").contains("not valid UTF-8"));
+    assert_eq!(reason("latin1.txt"), "");
     assert!(reason("broken.pdf").contains("PDF"));
     assert!(reason("broken.docx").contains("DOCX"));
     assert_eq!(reason("image.png"), "unsupported file type");
     assert!(reason("huge.txt").starts_with("too large"));
-    assert_eq!(skipped.len(), 7);
+    assert_eq!(skipped.len(), 6);
     assert_eq!(snapshot(s), before, "the sources folder was modified");
 }
 

@@ -248,3 +248,50 @@ fn an_unreachable_server_is_a_clear_error_not_a_crash() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("127.0.0.1:9"), "{err}");
 }
+
+/// Issue 9, items 1 and 3 through `ask --engine llm`: a snippet cut inside a
+/// word is not validated (and copies whole words), and the title and
+/// location shown for a validated quote are the index's, never the model's.
+#[test]
+fn item_1_and_3_cut_words_and_the_models_own_citation() {
+    let reply = json!({
+        "snippets": [
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "Royal Commission Report 1859",
+             "sourceLocation": "p. 42", "relevance": 0.9},
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a bui",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "The Pharos of Alexandria",
+             "sourceLocation": "Origins", "relevance": 0.8}
+        ],
+        "summary": "The architect was Sostratus of Cnidus [1].",
+        "noResults": false
+    })
+    .to_string();
+    let mock = Mock::with(move |r| {
+        if is_rerank(r) {
+            ok(&json!({ "score": 3 }).to_string())
+        } else {
+            ok(&reply)
+        }
+    });
+    let o = ask(&mock, &[]);
+    let s = &o["snippets"];
+    assert_eq!(s[0]["verdict"], "verbatim", "{s:#}");
+    assert_ne!(s[0]["source_title"], "Royal Commission Report 1859");
+    assert_ne!(s[0]["location"], "p. 42");
+    assert!(
+        s[0]["source_title"].as_str().unwrap().contains("Pharos"),
+        "{s:#}"
+    );
+    assert_eq!(s[0]["model_source_title"], "Royal Commission Report 1859");
+    assert_eq!(s[0]["model_source_location"], "p. 42");
+    // Cut inside "builder": at best flagged, with the whole word copied.
+    assert_ne!(s[1]["status"], "validated", "{s:#}");
+    assert!(
+        s[1]["copy_text"]
+            .as_str()
+            .unwrap()
+            .ends_with("as much as a builder"),
+        "{s:#}"
+    );
+}

@@ -59,6 +59,10 @@ struct Common {
     /// Do not let the LLM rerank candidates (the gate uses retrieval scores).
     #[arg(long, global = true)]
     no_rerank: bool,
+    /// Allow the filesystem root or your home folder itself as the sources
+    /// folder (refused by default: it would index the whole disk).
+    #[arg(long, global = true)]
+    force: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -105,6 +109,13 @@ enum Command {
         sweep: bool,
         #[arg(long, value_name = "N")]
         top_k: Option<usize>,
+        /// Only the questions of this split: dev (calibrate on it) or test
+        /// (report it).
+        #[arg(long, value_name = "dev|test")]
+        split: Option<String>,
+        /// Also write the whole report as JSON to this file (to compare runs).
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
     },
 }
 
@@ -201,12 +212,31 @@ fn index_dir(common: &Common, sources: &Path) -> Result<PathBuf> {
     }
 }
 
-fn check_sources(dir: &Path) -> Result<()> {
+fn check_sources(dir: &Path, force: bool) -> Result<()> {
     if !dir.exists() {
         bail!("the sources folder {} does not exist", dir.display());
     }
     if !dir.is_dir() {
         bail!("{} is not a folder", dir.display());
+    }
+    if !force {
+        let real = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
+        let home = home.map(|h| h.canonicalize().unwrap_or(h));
+        if real.parent().is_none() {
+            bail!(
+                "{} is the root of the filesystem: indexing it would read the whole disk. \
+                 Point research-board at the folder that holds your sources, or pass --force",
+                dir.display()
+            );
+        }
+        if home.as_deref() == Some(real.as_path()) {
+            bail!(
+                "{} is your home folder: indexing it would read everything you own. \
+                 Point research-board at the folder that holds your sources, or pass --force",
+                dir.display()
+            );
+        }
     }
     Ok(())
 }
@@ -218,7 +248,7 @@ fn update(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<
     };
     let mut last = String::new();
     let mut progress = |p: Progress| {
-        if !show_progress {
+        if !show_progress && !matches!(p, Progress::Rebuilding { .. }) {
             return;
         }
         let line = match p {
@@ -232,6 +262,14 @@ fn update(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<
                 format!("building the vector graph ({vectors} vectors)")
             }
             Progress::Committing => "committing".into(),
+            Progress::Rebuilding { damaged } => {
+                // Said even when quiet: the user should know.
+                eprintln!(
+                    "warning: the index file {} is damaged; rebuilding the index",
+                    crate::text::sanitize_for_terminal(&damaged.display().to_string(), false)
+                );
+                return;
+            }
         };
         if line != last {
             eprint!("\r\x1b[K{line}");
@@ -254,7 +292,7 @@ fn run(cli: Cli) -> Result<i32> {
                 Cli::command().print_help()?;
                 return Ok(2);
             };
-            check_sources(&dir)?;
+            check_sources(&dir, common.force)?;
             let ctx = Ctx::new(&common)?;
             let index_dir = index_dir(&common, &dir)?;
             crate::tui::run(crate::tui::Options {
@@ -269,7 +307,7 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Some(Command::Index { dir, json }) => {
-            check_sources(&dir)?;
+            check_sources(&dir, common.force)?;
             let ctx = Ctx::new(&common)?;
             let idx = index_dir(&common, &dir)?;
             let report = update(&ctx, &dir, &idx, !json && atty_stderr())?;
@@ -287,7 +325,7 @@ fn run(cli: Cli) -> Result<i32> {
             top_k,
             no_update,
         }) => {
-            check_sources(&dir)?;
+            check_sources(&dir, common.force)?;
             let mut ctx = Ctx::new(&common)?;
             if let Some(k) = top_k {
                 if k == 0 {
@@ -317,7 +355,7 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Some(Command::Verify { dir, quotes, json }) => {
-            check_sources(&dir)?;
+            check_sources(&dir, common.force)?;
             let ctx = Ctx::new(&common)?;
             let text = std::fs::read_to_string(&quotes)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
@@ -340,13 +378,18 @@ fn run(cli: Cli) -> Result<i32> {
             json,
             sweep,
             top_k,
+            split,
+            report: report_file,
         }) => {
-            check_sources(&dir)?;
+            check_sources(&dir, common.force)?;
             let mut ctx = Ctx::new(&common)?;
             if let Some(k) = top_k {
                 ctx.config.retrieve.top_k = k.max(1);
             }
-            let set = crate::eval::QuestionSet::load(&questions)?;
+            if split.as_deref().is_some_and(|s| s != "dev" && s != "test") {
+                bail_usage("--split must be dev or test")?;
+            }
+            let set = crate::eval::QuestionSet::load(&questions)?.only_split(split.as_deref());
             let idx = index_dir(&common, &dir)?;
             update(&ctx, &dir, &idx, !json && atty_stderr())?;
             let index = Index::open(&idx)?;
@@ -359,6 +402,10 @@ fn run(cli: Cli) -> Result<i32> {
                 sweep,
                 &ctx.engine(),
             )?;
+            if let Some(f) = &report_file {
+                std::fs::write(f, serde_json::to_string_pretty(&report)?)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", f.display()))?;
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -472,6 +519,20 @@ fn print_index_report(r: &UpdateReport) {
         );
     }
     let _ = writeln!(out, "Index: {}", r.index_dir.display());
+    if !r.guessed_encodings.is_empty() {
+        let _ = writeln!(
+            out,
+            "Read {} files in a guessed encoding (no mark or declaration said which):",
+            r.guessed_encodings.len()
+        );
+        for (id, enc) in &r.guessed_encodings {
+            let _ = writeln!(
+                out,
+                "  {}: {enc}",
+                crate::text::sanitize_for_terminal(id, false)
+            );
+        }
+    }
     if !r.skipped.is_empty() {
         let _ = writeln!(out, "Skipped {} files:", r.skipped.len());
         for s in &r.skipped {
@@ -534,6 +595,14 @@ fn print_outcome(o: &QueryOutcome) {
             if s.status != crate::validate::Status::Validated {
                 let _ = writeln!(out, "    {}", clean(&s.note, false));
             }
+            if s.model_source_title.is_some() || s.model_source_location.is_some() {
+                let _ = writeln!(
+                    out,
+                    "    (the model said: {} — {})",
+                    clean(s.model_source_title.as_deref().unwrap_or("-"), false),
+                    clean(s.model_source_location.as_deref().unwrap_or("-"), false)
+                );
+            }
         }
     }
 }
@@ -546,6 +615,13 @@ fn print_eval(r: &crate::eval::EvalReport) {
         r.questions, r.answerable, r.unanswerable
     );
     let _ = writeln!(out, "recall@{}:          {:.3}", r.k, r.recall_at_k);
+    let _ = writeln!(out, "MRR:                {:.3}", r.mrr);
+    if let Some(a) = r.refusal_accuracy_off_topic {
+        let _ = writeln!(out, "refusal (off-topic): {a:.3}");
+    }
+    if let Some(a) = r.refusal_accuracy_near_miss {
+        let _ = writeln!(out, "refusal (near-miss): {a:.3}");
+    }
     let _ = writeln!(out, "refusal accuracy:   {:.3}", r.refusal_accuracy);
     let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
     let _ = writeln!(out, "verbatim rate:      {:.3}", r.verbatim_rate);

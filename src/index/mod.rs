@@ -30,7 +30,7 @@ use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 3;
+const CHUNKER_VERSION: u32 = 4;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -40,6 +40,13 @@ pub struct FileEntry {
     pub title: String,
     pub format: Format,
     pub chunks: u32,
+    /// The work's author, when its metadata names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The text encoding, when it was not plain UTF-8, and how it was
+    /// found: "windows-1252 (guessed)", "UTF-16LE (bom)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
 }
 
 /// Everything about one generation except the chunks themselves.
@@ -56,11 +63,66 @@ pub struct Manifest {
     pub skipped: Vec<Skipped>,
     pub chunk_count: usize,
     pub hnsw: Option<String>,
+    /// blake3 of every side file of the generation (vectors, ids, graph),
+    /// by file name: a damaged file is named, never silently used.
+    #[serde(default)]
+    pub checksums: BTreeMap<String, String>,
 }
 
 impl Manifest {
     fn base(generation: u64) -> String {
         format!("gen-{generation}")
+    }
+
+    /// Record the checksums of this generation's side files in `dir`.
+    fn record_checksums(&mut self, dir: &Path) -> Result<()> {
+        let prefix = format!("{}.", Self::base(self.generation));
+        self.checksums.clear();
+        for e in std::fs::read_dir(dir)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix)
+                && !name.ends_with(".manifest.json")
+                && !name.ends_with(".tmp")
+            {
+                self.checksums.insert(name, file_hash(&e.path())?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The first side file whose content differs from its checksum (or is
+    /// missing), if any.
+    fn damaged_file(&self, dir: &Path) -> Option<PathBuf> {
+        self.checksums.iter().find_map(|(name, sum)| {
+            let p = dir.join(name);
+            (file_hash(&p).ok().as_deref() != Some(sum.as_str())).then_some(p)
+        })
+    }
+}
+
+fn file_hash(path: &Path) -> Result<String> {
+    let mut h = blake3::Hasher::new();
+    let mut f =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    std::io::copy(&mut f, &mut h).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(h.finalize().to_hex().to_string())
+}
+
+/// The message for a damaged index file.
+fn damaged(file: &Path, dir: &Path) -> anyhow::Error {
+    anyhow!(
+        "the index file {} is damaged; run `research-board index SOURCES --index-dir {}` \
+         (or `research-board index SOURCES`) to rebuild the index",
+        file.display(),
+        dir.display()
+    )
+}
+
+/// Run a loader that may panic on damaged data; a panic becomes an error.
+fn no_panic<T>(what: &Path, dir: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(|e| damaged(what, dir).context(format!("{e:#}"))),
+        Err(_) => Err(damaged(what, dir)),
     }
 }
 
@@ -162,7 +224,26 @@ impl Index {
                 dir.display()
             );
         }
-        let vectors = VectorStore::load(dir, &base, manifest.hnsw.as_deref())?;
+        if let Some(file) = manifest.damaged_file(dir) {
+            return Err(damaged(&file, dir));
+        }
+        // Tantivy's files carry their own checksums: check them before a
+        // search can trip over a damaged one.
+        match no_panic(&tdir, dir, || Ok(index.validate_checksum()?)) {
+            Ok(bad) if bad.is_empty() => {}
+            Ok(bad) => {
+                let first = bad
+                    .iter()
+                    .next()
+                    .map(|p| tdir.join(p))
+                    .unwrap_or(tdir.clone());
+                return Err(damaged(&first, dir));
+            }
+            Err(e) => return Err(e),
+        }
+        let vectors = no_panic(&dir.join(format!("{base}.ids")), dir, || {
+            VectorStore::load(dir, &base, manifest.hnsw.as_deref())
+        })?;
         let (_, fields) = schema::build();
         let reader = index
             .reader_builder()
@@ -351,6 +432,10 @@ pub enum Progress {
         vectors: usize,
     },
     Committing,
+    /// The index in force was damaged (this file): everything is rebuilt.
+    Rebuilding {
+        damaged: PathBuf,
+    },
 }
 
 /// What an update did.
@@ -365,6 +450,8 @@ pub struct UpdateReport {
     pub chunks_added: usize,
     pub chunks_embedded: usize,
     pub skipped: Vec<Skipped>,
+    /// Files read in an encoding that was guessed: (source id, encoding).
+    pub guessed_encodings: Vec<(String, String)>,
     pub up_to_date: bool,
     pub elapsed_ms: f64,
 }
@@ -397,15 +484,25 @@ pub fn update(
     let tdir = dir.join("tantivy");
     std::fs::create_dir_all(&tdir)?;
     let (tschema, fields) = schema::build();
-    let index = if tdir.join("meta.json").exists() {
-        tantivy::Index::open_in_dir(&tdir).with_context(|| {
-            format!(
-                "the index at {} is unreadable; delete it and re-index",
-                dir.display()
-            )
-        })?
+    let opened = if tdir.join("meta.json").exists() {
+        match no_panic(&tdir, dir, || Ok(tantivy::Index::open_in_dir(&tdir)?)) {
+            Ok(i) => Some(i),
+            Err(_) => {
+                // Unreadable: start over (the sources are the truth).
+                progress(Progress::Rebuilding {
+                    damaged: tdir.join("meta.json"),
+                });
+                std::fs::remove_dir_all(&tdir)?;
+                std::fs::create_dir_all(&tdir)?;
+                None
+            }
+        }
     } else {
-        tantivy::Index::create_in_dir(&tdir, tschema)?
+        None
+    };
+    let index = match opened {
+        Some(i) => i,
+        None => tantivy::Index::create_in_dir(&tdir, tschema)?,
     };
 
     // The generation in force, if any, and whether it can be reused.
@@ -416,6 +513,25 @@ pub fn update(
         .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
         .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
         .filter(|m| m.format == MANIFEST_FORMAT);
+    // A damaged previous generation is not reused: everything is rebuilt.
+    let damaged_previous = previous.as_ref().and_then(|m| {
+        m.damaged_file(dir).or_else(|| {
+            let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                index.validate_checksum()
+            }));
+            match bad {
+                Ok(Ok(b)) if b.is_empty() => None,
+                _ => Some(tdir.clone()),
+            }
+        })
+    });
+    if let Some(file) = &damaged_previous {
+        progress(Progress::Rebuilding {
+            damaged: file.clone(),
+        });
+    }
+    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let previous = previous.filter(|_| damaged_previous.is_none());
     let embedder_id = embedder.map(|e| e.id().to_string());
     let dim = embedder.map_or(0, |e| e.dim());
     let reusable = previous.as_ref().filter(|m| {
@@ -425,10 +541,9 @@ pub fn update(
             && serde_json::to_string(&m.chunk_config).ok()
                 == serde_json::to_string(&opts.chunk).ok()
     });
-    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
     remove_stale(dir, previous.as_ref().map(|m| m.generation));
 
-    let (files, mut skipped) = ingest::discover(sources, &opts.limits);
+    let (files, mut skipped) = ingest::discover(sources, &opts.limits, &[dir]);
     let mut report = UpdateReport {
         index_dir: dir.to_path_buf(),
         files_seen: files.len() + skipped.len(),
@@ -463,8 +578,9 @@ pub fn update(
             entries.insert(f.source_id.clone(), prev.clone());
             continue;
         }
-        match ingest::extract(f.format, &bytes, &opts.limits) {
-            Ok(ex) => {
+        match ingest::worker::extract(f.format, &bytes, &opts.limits) {
+            Ok(mut ex) => {
+                ingest::metadata::settle(&mut ex, &stem(&f.path));
                 let title = ex.title.clone().unwrap_or_else(|| stem(&f.path));
                 let chunks = chunk_document(&f.source_id, &title, &ex, opts.chunk);
                 if chunks.is_empty() {
@@ -482,6 +598,12 @@ pub fn update(
                         title,
                         format: f.format,
                         chunks: chunks.len() as u32,
+                        author: ex.author.clone(),
+                        encoding: ex
+                            .decoding
+                            .as_ref()
+                            .filter(|d| d.how != "utf-8")
+                            .map(|d| format!("{} ({})", d.encoding, d.how)),
                     },
                 );
                 changed.insert(f.source_id.clone());
@@ -498,6 +620,11 @@ pub fn update(
         total,
         chunks: new_chunks.len(),
     });
+    // Reasons may quote the file's own bytes (a parser's error message):
+    // nothing from a file reaches a terminal raw.
+    for s in &mut skipped {
+        s.reason = crate::text::sanitize_for_terminal(&s.reason, false);
+    }
     skipped.sort_by(|a, b| a.source_id.cmp(&b.source_id));
 
     let removed: Vec<String> = match reusable {
@@ -515,6 +642,14 @@ pub fn update(
     report.chunks_added = new_chunks.len();
     report.chunks_total = entries.values().map(|e| e.chunks as usize).sum();
     report.skipped = skipped.clone();
+    report.guessed_encodings = entries
+        .iter()
+        .filter_map(|(id, e)| {
+            let enc = e.encoding.as_deref()?;
+            enc.ends_with("(guessed)")
+                .then(|| (id.clone(), enc.trim_end_matches(" (guessed)").to_string()))
+        })
+        .collect();
 
     if let Some(prev) = reusable
         && changed.is_empty()
@@ -609,6 +744,7 @@ pub fn update(
         skipped,
         chunk_count: report.chunks_total,
         hnsw: None,
+        checksums: BTreeMap::new(),
     };
     if embedder.is_some() {
         progress(Progress::BuildingGraph {
@@ -620,6 +756,7 @@ pub fn update(
     } else {
         VectorStore::build(Vec::new()).dump(dir, &base)?;
     }
+    manifest.record_checksums(dir)?;
     write_atomic(
         &dir.join(format!("{base}.manifest.json")),
         &serde_json::to_vec_pretty(&manifest)?,

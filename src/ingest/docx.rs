@@ -79,30 +79,47 @@ fn style_level(style: &str) -> Option<u8> {
     n.parse::<u8>().ok().map(|n| n.clamp(1, 6))
 }
 
+/// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
+/// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
+/// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
 fn parse_document(xml: &str) -> Result<Extracted, String> {
     let mut r = quick_xml::Reader::from_str(xml);
     let mut out = Extracted::default();
     let mut para = String::new();
     let mut level: Option<u8> = None;
+    // Outer paragraphs interrupted by a nested one.
+    let mut outer: Vec<(String, Option<u8>)> = Vec::new();
     let mut in_text = false;
+    let mut deleted = 0usize;
     loop {
         let ev = r
             .read_event()
             .map_err(|e| format!("malformed DOCX: bad XML ({e})"))?;
         match ev {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+            Event::Start(e) => match e.local_name().as_ref() {
                 b"p" => {
-                    para.clear();
-                    level = None;
+                    if outer.len() >= 64 {
+                        return Err("malformed DOCX: paragraphs nested too deeply".into());
+                    }
+                    outer.push((std::mem::take(&mut para), level.take()));
                 }
+                b"del" | b"moveFrom" => deleted += 1,
+                b"t" => in_text = deleted == 0,
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
                         level = style_level(&v);
                     }
                 }
-                b"t" => in_text = true,
-                b"tab" => para.push('\t'),
-                b"br" | b"cr" => para.push('\n'),
+                _ => {}
+            },
+            Event::Empty(e) => match e.local_name().as_ref() {
+                b"pStyle" => {
+                    if let Some(v) = attr(&e, b"val") {
+                        level = style_level(&v);
+                    }
+                }
+                b"tab" if deleted == 0 => para.push('\t'),
+                b"br" | b"cr" if deleted == 0 => para.push('\n'),
                 _ => {}
             },
             Event::Text(t) if in_text => {
@@ -129,6 +146,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
             }
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
+                b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
                 b"p" => {
                     let text = para.trim().to_string();
                     if !text.is_empty() {
@@ -143,8 +161,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                             None => out.push(BlockKind::Para, &text, None),
                         }
                     }
-                    para.clear();
-                    level = None;
+                    (para, level) = outer.pop().unwrap_or_default();
                 }
                 _ => {}
             },
@@ -192,6 +209,23 @@ mod tests {
             ex.blocks[2].kind,
             BlockKind::Heading { level: 2, .. }
         ));
+    }
+
+    #[test]
+    fn tracked_deletions_are_not_text() {
+        // An empty <w:t/> before a deletion must not switch text on.
+        let body = r#"<w:p><w:r><w:t xml:space="preserve">The keeper was </w:t><w:t/></w:r><w:del w:id="1" w:author="x"><w:r><w:delText>never </w:delText></w:r></w:del><w:r><w:t>paid in full.</w:t></w:r></w:p>
+<w:p><w:del><w:r><w:t>Gone entirely.</w:t></w:r></w:del><w:r><w:t>Kept.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx(body), 1 << 20).unwrap();
+        assert_eq!(ex.text, "The keeper was paid in full.\n\nKept.");
+    }
+
+    #[test]
+    fn a_text_box_keeps_the_text_before_it() {
+        let body = r#"<w:p><w:r><w:t xml:space="preserve">Before the box, </w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed words.</w:t></w:r></w:p></w:txbxContent></w:pict></w:r><w:r><w:t>after it.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx(body), 1 << 20).unwrap();
+        assert!(ex.text.contains("Before the box, after it."), "{}", ex.text);
+        assert!(ex.text.contains("Boxed words."), "{}", ex.text);
     }
 
     #[test]

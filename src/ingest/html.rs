@@ -64,8 +64,30 @@ fn flush(out: &mut Extracted, buf: &mut String) {
     buf.clear();
 }
 
-fn walk(node: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String) {
-    for child in node.children() {
+/// What is left to do while walking the tree: visit a node, or finish an
+/// element (end its block, or close an inline element with a space).
+enum Step<'a> {
+    Visit(ego_tree::NodeRef<'a, Node>),
+    Flush,
+    Space,
+}
+
+/// The blocks of the document, in order. Iterative, with an explicit stack:
+/// a document nested 100,000 elements deep cannot overflow the call stack.
+fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String) {
+    let mut stack: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
+    while let Some(step) = stack.pop() {
+        let child = match step {
+            Step::Flush => {
+                flush(out, buf);
+                continue;
+            }
+            Step::Space => {
+                buf.push(' ');
+                continue;
+            }
+            Step::Visit(n) => n,
+        };
         match child.value() {
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
@@ -75,9 +97,7 @@ fn walk(node: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                 }
                 if let Some(level) = heading_level(name) {
                     flush(out, buf);
-                    let mut t = String::new();
-                    collect_text(child, &mut t);
-                    let t = super::collapse_ws(&t);
+                    let t = super::collapse_ws(&collect_text(child));
                     if !t.is_empty() {
                         out.push(
                             BlockKind::Heading {
@@ -90,12 +110,12 @@ fn walk(node: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     }
                 } else if BLOCK.contains(&name) {
                     flush(out, buf);
-                    walk(child, out, buf);
-                    flush(out, buf);
+                    stack.push(Step::Flush);
+                    stack.extend(child.children().rev().map(Step::Visit));
                 } else {
                     buf.push(' ');
-                    walk(child, out, buf);
-                    buf.push(' ');
+                    stack.push(Step::Space);
+                    stack.extend(child.children().rev().map(Step::Visit));
                 }
             }
             _ => {}
@@ -103,17 +123,29 @@ fn walk(node: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
     }
 }
 
-fn collect_text(node: ego_tree::NodeRef<'_, Node>, out: &mut String) {
-    for child in node.children() {
-        match child.value() {
-            Node::Text(t) => out.push_str(&t.text),
-            Node::Element(el) if !SKIP.contains(&el.name()) => {
-                out.push(' ');
-                collect_text(child, out);
+/// The text under `node`, skipping chrome; iterative like [`walk`].
+fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
+    use ego_tree::iter::Edge;
+    let mut out = String::new();
+    // Depth inside a skipped element (0: not skipping).
+    let mut skipping = 0usize;
+    for edge in node.traverse() {
+        match edge {
+            Edge::Open(n) if n.id() == node.id() => {}
+            Edge::Open(n) => match n.value() {
+                Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) => skipping += 1,
+                Node::Element(_) => out.push(' '),
+                Node::Text(t) if skipping == 0 => out.push_str(&t.text),
+                _ => {}
+            },
+            Edge::Close(n) => {
+                if skipping > 0 && matches!(n.value(), Node::Element(_)) {
+                    skipping -= 1;
+                }
             }
-            _ => {}
         }
     }
+    out
 }
 
 fn heading_level(name: &str) -> Option<u8> {
@@ -131,6 +163,32 @@ fn heading_level(name: &str) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 9, item 7: deep nesting is walked without recursion.
+    #[test]
+    fn item_7_deeply_nested_html_does_not_overflow_the_stack() {
+        let n = 40_000;
+        let src = format!(
+            "<html><body><h1>{}Deep heading{}</h1><p>{}deep text here{}</p></body></html>",
+            "<i>".repeat(n),
+            "</i>".repeat(n),
+            "<span>".repeat(n),
+            "</span>".repeat(n)
+        );
+        // A small stack, as the board's worker threads have.
+        let ex = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || extract(&src))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(
+            ex.text.contains("Deep heading"),
+            "{}",
+            &ex.text[..ex.text.len().min(200)]
+        );
+        assert!(ex.text.contains("deep text here"));
+    }
 
     #[test]
     fn blocks_in_order_without_chrome() {

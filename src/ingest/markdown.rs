@@ -124,6 +124,7 @@ mod tests {
             .map(|b| match &b.kind {
                 BlockKind::Heading { level, text } => format!("h{level}:{text}"),
                 BlockKind::Para => format!("p:{}", &src[b.start..b.end]),
+                BlockKind::Aside => "aside".into(),
             })
             .collect();
         assert_eq!(

@@ -6,17 +6,21 @@
 //! that cannot be used is reported as a [`Skipped`] with a reason; nothing
 //! here aborts a run, and nothing here writes to the sources folder.
 
+pub mod decode;
 mod docx;
 mod html;
+mod kinds;
 mod markdown;
+pub mod metadata;
 mod pdf;
 mod plain;
+pub mod worker;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// A heading or a paragraph-like block, by byte range in the extracted text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Block {
     pub kind: BlockKind,
     pub start: usize,
@@ -25,18 +29,30 @@ pub struct Block {
     pub page: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum BlockKind {
-    Heading { level: u8, text: String },
+    Heading {
+        level: u8,
+        text: String,
+    },
     Para,
+    /// Apparatus (licence boilerplate, contents, markers): kept in the
+    /// text, never chunked, searched or quoted ([`kinds`]).
+    Aside,
 }
 
 /// Text and structure extracted from one file.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Extracted {
     pub text: String,
     pub blocks: Vec<Block>,
     pub title: Option<String>,
+    /// The work's author, when its metadata names one ([`metadata`]).
+    #[serde(default)]
+    pub author: Option<String>,
+    /// How a text format's bytes were decoded ([`decode`]).
+    #[serde(default)]
+    pub decoding: Option<decode::Decoding>,
 }
 
 impl Extracted {
@@ -118,6 +134,10 @@ pub struct Limits {
     pub max_file_bytes: u64,
     /// Extracted text longer than this (bytes) is skipped.
     pub max_text_bytes: usize,
+    /// A binary file's parser is stopped after this long ([`worker`]).
+    pub worker_timeout: std::time::Duration,
+    /// Address space a binary file's parser may use ([`worker`]).
+    pub worker_memory_bytes: u64,
 }
 
 impl Default for Limits {
@@ -125,20 +145,44 @@ impl Default for Limits {
         Limits {
             max_file_bytes: 64 * 1024 * 1024,
             max_text_bytes: 32 * 1024 * 1024,
+            worker_timeout: std::time::Duration::from_secs(60),
+            worker_memory_bytes: 2048 * 1024 * 1024,
         }
     }
 }
 
-/// Walk `root` (not following symlinks, skipping hidden entries) and return
-/// the supported files in a stable order plus the files skipped up front.
-pub fn discover(root: &Path, limits: &Limits) -> (Vec<SourceFile>, Vec<Skipped>) {
+/// Walk `root` (not following symlinks, skipping hidden entries and the
+/// folders in `exclude`, such as an index kept inside the sources folder)
+/// and return the supported files in a stable order plus the files skipped
+/// up front.
+pub fn discover(
+    root: &Path,
+    limits: &Limits,
+    exclude: &[&Path],
+) -> (Vec<SourceFile>, Vec<Skipped>) {
     let mut files = Vec::new();
     let mut skipped = Vec::new();
+    let exclude: Vec<PathBuf> = exclude
+        .iter()
+        .map(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()))
+        .collect();
+    let root_real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            if e.file_name().to_string_lossy().starts_with('.') {
+                return false;
+            }
+            !(e.file_type().is_dir()
+                && e.path()
+                    .strip_prefix(root)
+                    .is_ok_and(|rel| exclude.iter().any(|x| *x == root_real.join(rel))))
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -154,10 +198,26 @@ pub fn discover(root: &Path, limits: &Limits) -> (Vec<SourceFile>, Vec<Skipped>)
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
+        let path = entry.path();
+        let ft = entry.file_type();
+        if ft.is_dir() {
             continue;
         }
-        let path = entry.path();
+        if !ft.is_file() {
+            // Named in the skipped list rather than silently left out.
+            let reason = if ft.is_symlink() {
+                "a symbolic link (links are not followed)"
+            } else {
+                "not a regular file (a pipe, socket or device)"
+            };
+            if Format::from_path(path).is_some() {
+                skipped.push(Skipped {
+                    source_id: source_id(root, path),
+                    reason: reason.into(),
+                });
+            }
+            continue;
+        }
         let id = source_id(root, path);
         let Some(format) = Format::from_path(path) else {
             skipped.push(Skipped {
@@ -197,13 +257,43 @@ fn io_reason(e: Option<&std::io::Error>) -> String {
         .unwrap_or_else(|| "unknown error".into())
 }
 
-/// The stable source id of `path` under `root`.
+/// The stable source id of `path` under `root`: its components joined
+/// with `/`. Total and unique over every name the OS allows: `%`, control
+/// chars (a newline) and bytes that are not UTF-8 are percent-encoded
+/// (`%25`, `%0A`, `%FF`), so no two files share an id and an id is one line.
 pub fn source_id(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .map(|c| encode_name(c.as_os_str()))
         .collect::<Vec<_>>()
         .join("/")
+}
+
+fn encode_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    let bytes: std::borrow::Cow<'_, [u8]> = {
+        use std::os::unix::ffi::OsStrExt;
+        name.as_bytes().into()
+    };
+    #[cfg(not(unix))]
+    let bytes: std::borrow::Cow<'_, [u8]> = name.to_string_lossy().into_owned().into_bytes().into();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '%' || c.is_control() {
+                let mut b = [0u8; 4];
+                for x in c.encode_utf8(&mut b).bytes() {
+                    out.push_str(&format!("%{x:02X}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for x in chunk.invalid() {
+            out.push_str(&format!("%{x:02X}"));
+        }
+    }
+    out
 }
 
 /// Read at most `limit + 1` bytes of a file: enough to tell that it is too large.
@@ -226,17 +316,21 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
     }
     let extracted = match format {
         Format::Markdown | Format::Text | Format::Rst | Format::Html => {
-            let text = text_of(bytes)?;
-            match format {
-                Format::Markdown => markdown::extract(text),
-                Format::Text => plain::extract(text, plain::Flavor::Text),
-                Format::Rst => plain::extract(text, plain::Flavor::Rst),
-                _ => html::extract(text),
-            }
+            let (text, decoding) = decode::decode(bytes)?;
+            let mut ex = match format {
+                Format::Markdown => markdown::extract(&text),
+                Format::Text => plain::extract(&text, plain::Flavor::Text),
+                Format::Rst => plain::extract(&text, plain::Flavor::Rst),
+                _ => html::extract(&text),
+            };
+            ex.decoding = Some(decoding);
+            ex
         }
         Format::Pdf => guarded("PDF", || pdf::extract(bytes))?,
         Format::Docx => guarded("DOCX", || docx::extract(bytes, limits.max_text_bytes))?,
     };
+    let mut extracted = extracted;
+    kinds::classify(&mut extracted);
     if extracted.text.len() > limits.max_text_bytes {
         return Err(format!(
             "too much text ({:.1} MB extracted; the limit is {:.1} MB)",
@@ -251,20 +345,6 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
         });
     }
     Ok(extracted)
-}
-
-/// Decode a text file: UTF-8 only (with or without BOM); binary is refused.
-fn text_of(bytes: &[u8]) -> Result<&str, String> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.iter().take(8192).any(|b| *b == 0) {
-        return Err("binary file (contains NUL bytes)".into());
-    }
-    std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not valid UTF-8 (invalid byte at offset {}); convert it to UTF-8",
-            e.valid_up_to()
-        )
-    })
 }
 
 /// Run a third-party parser, turning its panics into a skip reason.
@@ -321,9 +401,15 @@ mod tests {
                 .unwrap_err()
                 .starts_with("binary")
         );
-        let e = extract(Format::Markdown, b"caf\xe9 au lait", &limits()).unwrap_err();
-        assert!(e.contains("not valid UTF-8"), "{e}");
-        assert!(e.contains("offset 3"), "{e}");
+        // Not UTF-8 is not refused: it is decoded (see decode.rs).
+        let ex = extract(
+            Format::Markdown,
+            b"caf\xe9 au lait, cr\xe8me br\xfbl\xe9e",
+            &limits(),
+        )
+        .unwrap();
+        assert!(ex.text.contains("café au lait"), "{}", ex.text);
+        assert!(ex.decoding.unwrap().guessed());
         assert_eq!(
             extract(Format::Text, b"  \n\n  ", &limits()).unwrap_err(),
             "no text"
@@ -377,6 +463,7 @@ mod tests {
         let l = Limits {
             max_file_bytes: 1 << 20,
             max_text_bytes: 10,
+            ..Limits::default()
         };
         let e = extract(Format::Text, b"a long enough paragraph of text", &l).unwrap_err();
         assert!(e.starts_with("too much text"), "{e}");
@@ -395,8 +482,9 @@ mod tests {
         let l = Limits {
             max_file_bytes: 1024,
             max_text_bytes: 1 << 20,
+            ..Limits::default()
         };
-        let (files, skipped) = discover(dir.path(), &l);
+        let (files, skipped) = discover(dir.path(), &l, &[]);
         let ids: Vec<_> = files.iter().map(|f| f.source_id.as_str()).collect();
         assert_eq!(ids, ["a.md", "sub/d.rst"]);
         assert_eq!(skipped.len(), 2);
@@ -404,6 +492,23 @@ mod tests {
         assert_eq!(skipped[0].reason, "unsupported file type");
         assert_eq!(skipped[1].source_id, "big.txt");
         assert!(skipped[1].reason.starts_with("too large"));
+    }
+
+    /// Issue 9, item 8: a newline in a name, and names differing only in
+    /// bytes that are not UTF-8, give distinct one-line ids.
+    #[cfg(unix)]
+    #[test]
+    fn item_8_source_ids_are_unique_and_one_line() {
+        use std::os::unix::ffi::OsStrExt;
+        let root = Path::new("/src");
+        let id = |b: &[u8]| source_id(root, &root.join(std::ffi::OsStr::from_bytes(b)));
+        let a = id(b"bad\xff\xfename.md");
+        let b = id(b"bad\xfe\xffname.md");
+        assert_ne!(a, b);
+        assert_eq!(a, "bad%FF%FEname.md");
+        assert_eq!(id(b"two\nlines.md"), "two%0Alines.md");
+        assert_ne!(id(b"two%0Alines.md"), id(b"two\nlines.md"));
+        assert_eq!(id("café/notes.md".as_bytes()), "café/notes.md");
     }
 
     #[test]

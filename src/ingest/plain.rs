@@ -193,6 +193,7 @@ mod tests {
             .map(|b| match &b.kind {
                 BlockKind::Heading { level, text } => format!("h{level}:{text}"),
                 BlockKind::Para => format!("p:{}", &ex.text[b.start..b.end]),
+                BlockKind::Aside => "aside".into(),
             })
             .collect()
     }

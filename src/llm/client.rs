@@ -450,12 +450,15 @@ impl LlmClient {
         }
     }
 
-    /// Remove the API key from text that came from outside.
+    /// Make text that came from outside safe to show: any run of 6 or more
+    /// chars of the API key (a server echoing a key prefix) is removed, and
+    /// control chars (terminal escape sequences) are neutralised.
     pub(crate) fn redact(&self, s: &str) -> String {
-        match &self.cfg.api_key {
-            Some(key) if !key.is_empty() => s.replace(key.as_str(), "<redacted>"),
+        let s = match &self.cfg.api_key {
+            Some(key) if !key.is_empty() => redact_key(s, key),
             _ => s.to_string(),
-        }
+        };
+        crate::text::sanitize_for_terminal(&s, false)
     }
 
     /// The error with the API key removed from text that came from the
@@ -484,6 +487,36 @@ impl LlmClient {
         }
         out
     }
+}
+
+/// `s` with every run of at least 6 chars that is also a run of `key`
+/// replaced by `<redacted>` (the whole key when it is shorter than 6).
+fn redact_key(s: &str, key: &str) -> String {
+    let min = key.chars().count().min(6);
+    let k: Vec<char> = key.chars().collect();
+    let t: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < t.len() {
+        // Longest run of the key starting at t[i].
+        let mut best = 0;
+        for start in 0..k.len() {
+            let n = t[i..]
+                .iter()
+                .zip(&k[start..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            best = best.max(n);
+        }
+        if best >= min {
+            out.push_str("<redacted>");
+            i += best;
+        } else {
+            out.push(t[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// The innermost cause of an error ("Connection refused (os error 111)"),
@@ -647,6 +680,30 @@ fn parse_http_date(s: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 9, item 10 and the key-prefix note: an error body that echoes
+    /// part of the key, or carries escape sequences, is shown neither way.
+    #[test]
+    fn item_10_error_text_is_redacted_and_has_no_escapes() {
+        let key = "sk-test-0123456789abcdef";
+        assert_eq!(
+            redact_key("bad key sk-test-0123… try again", key),
+            "bad key <redacted>… try again"
+        );
+        assert_eq!(redact_key("key 89abcdef!", key), "key <redacted>!");
+        assert_eq!(redact_key("the test went fine", key), "the test went fine");
+        let cfg = crate::llm::LlmConfig {
+            api_key: Some(key.into()),
+            ..Default::default()
+        };
+        let c = LlmClient::new(cfg).unwrap();
+        let shown = c.excerpt("oops \x1b]52;c;aGk=\x07 \x1b[2J sk-test-0123456");
+        assert!(
+            !shown.contains('\x1b') && !shown.contains('\x07'),
+            "{shown:?}"
+        );
+        assert!(!shown.contains("0123456"), "{shown:?}");
+    }
 
     #[test]
     fn retry_after_seconds_and_dates() {

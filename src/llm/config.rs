@@ -11,7 +11,7 @@ use std::path::PathBuf;
 /// never serialised (so never written to a log or `--json` output) and the
 /// `Debug` output shows only whether one is set.
 #[derive(Clone, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct LlmConfig {
     /// Base URL of the API, up to and including `/v1`.
     pub base_url: String,

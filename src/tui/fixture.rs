@@ -61,6 +61,8 @@ fn snippet(
         source_id: source.into(),
         source_title: title.into(),
         location: location.into(),
+        model_source_title: None,
+        model_source_location: None,
         relevance: 1.0 - n as f32 * 0.1,
         span: spans.first().cloned(),
         verdict,

@@ -93,37 +93,10 @@ pub fn format_copy(
     )
 }
 
-/// What goes on the clipboard: no control characters (a pasted escape
-/// sequence could act on the author's terminal) and line wrapping from the
-/// source (PDF lines, hard-wrapped prose) joined with single spaces; a word
-/// hyphenated across a line break is joined, as validation reads it.
+/// What goes on the clipboard: the source's words as a reader sees them
+/// ([`crate::validate::reader_text`]).
 pub fn clean_for_copy(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let (mut space, mut line_break) = (false, false);
-    for c in s.chars() {
-        if c.is_whitespace() {
-            space = !out.is_empty();
-            line_break |= crate::validate::is_line_break(c);
-            continue;
-        }
-        if c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
-            continue;
-        }
-        let joins = line_break
-            && c.is_alphabetic()
-            && out
-                .chars()
-                .next_back()
-                .is_some_and(crate::validate::is_line_hyphen);
-        if joins {
-            out.pop();
-        } else if space {
-            out.push(' ');
-        }
-        (space, line_break) = (false, false);
-        out.push(c);
-    }
-    out
+    crate::validate::reader_text(s)
 }
 
 /// Queries typed before, newest last; persisted one per line.

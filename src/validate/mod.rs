@@ -18,14 +18,22 @@
 //!    is joined too ("wellknown"): the text cannot tell the two apart.
 //! 2. Soft hyphens (U+00AD) and zero-width chars (U+200B–U+200D, U+FEFF) are
 //!    removed.
-//! 3. Quotes are unified: ‘ ’ ‚ ‛ ′ → `'`; “ ” „ ‟ ″ « » → `"`. Dashes
-//!    ‐ ‑ ‒ – — ― − ⁃ → `-`. (Applied before and after NFKC.)
-//! 4. Unicode NFKC (compatibility composition: ligatures "ﬁ" → "fi",
+//! 3. Quotes are unified: ‘ ’ ‚ ‛ ′ → `'`; “ ” „ ‟ ″ « » → `"`.
+//! 4. Dashes: a sentence dash — an em dash or horizontal bar, a run of two
+//!    or more dashes (`--`, `---`), or any dash followed by whitespace
+//!    (" – ", " - ") — becomes " - " whatever its form, so "a—b", "a -- b"
+//!    and "a – b" are the same; any other dash (‐ ‑ ‒ – − ⁃ between word
+//!    chars, as in "well-known" or "1811–1820") becomes `-`.
+//! 5. Unicode NFKC (compatibility composition: ligatures "ﬁ" → "fi",
 //!    full-width forms, NBSP → space, the ellipsis "…" → "..."), applied per
 //!    character cluster (a char with its combining marks, joiners, variation
-//!    selectors and emoji modifiers).
-//! 5. Case fold: each char lowercased (`char::to_lowercase`, no context).
-//! 6. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
+//!    selectors and emoji modifiers) — except for the chars NFKC would turn
+//!    into other digits or letters ([`normalize::keeps_identity`]):
+//!    superscripts and subscripts, fractions, circled numbers, Roman numeral
+//!    signs, modifier letters and squared units keep their identity, so
+//!    "10⁶" never matches "106" and "½" never matches "1⁄2".
+//! 6. Case fold: each char lowercased (`char::to_lowercase`, no context).
+//! 7. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
 //!
@@ -39,9 +47,10 @@
 //! # Verdicts, in the order they are tried
 //!
 //! 1. fewer than `min_words` words (UAX #29 words) → `too_short` (dropped);
-//! 2. exact substring of a cited chunk → `verbatim` (validated);
-//! 3. substring of a cited chunk after normalization → `normalized`
-//!    (validated);
+//! 2. exact substring of a cited chunk, beginning and ending on word
+//!    boundaries of the chunk ([`words`]) → `verbatim` (validated);
+//! 3. substring of a cited chunk after normalization, on word boundaries →
+//!    `normalized` (validated);
 //! 4. exact or normalized substring of a chunk of another source →
 //!    `misattributed` (flagged), with the real source and span;
 //! 5. two or more sentences (or parts separated by an elision mark "…",
@@ -56,10 +65,12 @@
 //!    cited source's chunks (to any chunk when the cited source has none).
 //!
 //! `copy_text` is always the source's own text at the span(s), never the
-//! snippet's wording.
+//! snippet's wording, as a reader sees it ([`reader_text`]: line breaks,
+//! CRs and runs of spaces are one space, a line-end hyphenation is joined).
 
 pub mod myers;
 pub mod normalize;
+pub mod words;
 
 pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize};
 
@@ -131,7 +142,7 @@ pub struct ChunkRef<'a> {
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ValidateConfig {
     /// Least similarity for a `fuzzy` verdict (below: `not_found`).
     pub fuzzy_threshold: f32,
@@ -203,12 +214,48 @@ impl Validation {
         self.found_source_id = hits.first().map(|h| chunks[h.chunk].source_id.to_string());
         self.copy_text = Some(
             hits.iter()
-                .map(|h| slice_chars(chunks[h.chunk].text, h.start, h.end))
+                .map(|h| reader_text(slice_chars(chunks[h.chunk].text, h.start, h.end)))
                 .collect::<Vec<_>>()
                 .join(" … "),
         );
         self
     }
+}
+
+/// Source text as a reader sees it, for quotes and the clipboard: no
+/// control characters (a pasted escape sequence could act on the author's
+/// terminal; a CR is layout), no bidi overrides, and line wrapping from the
+/// source (PDF lines, hard-wrapped prose, CRLF files) joined with single
+/// spaces; a word hyphenated across a line break is joined, as validation
+/// reads it. The words themselves are never changed.
+pub fn reader_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let (mut space, mut line_break) = (false, false);
+    for c in s.chars() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            line_break |= is_line_break(c);
+            continue;
+        }
+        if c.is_control()
+            || matches!(
+                c,
+                '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{00AD}' | '\u{200B}' | '\u{FEFF}'
+            )
+        {
+            continue;
+        }
+        let joins =
+            line_break && c.is_alphabetic() && out.chars().next_back().is_some_and(is_line_hyphen);
+        if joins {
+            out.pop();
+        } else if space {
+            out.push(' ');
+        }
+        (space, line_break) = (false, false);
+        out.push(c);
+    }
+    out
 }
 
 /// Where a piece was found: chunk index, original char range, normalized
@@ -261,6 +308,7 @@ impl Validator<'_, '_> {
                 && s < e
                 && norm.ends[e - 1] <= end
                 && norm.slice(s, e) == needle.text
+                && !words::cuts_word(text, start, end)
             {
                 return Some(Hit {
                     chunk: i,
@@ -290,9 +338,17 @@ impl Validator<'_, '_> {
             let ns = char_offset(hay, at);
             let ne = ns + needle.len();
             let (start, end) = norm.original_range(ns, ne);
-            let clean = (ns == 0 || norm.map[ns - 1] != norm.map[ns])
-                && (ne == norm.len() || norm.map[ne] != norm.map[ne - 1]);
-            if clean && normalize(slice_chars(self.chunks[i].text, start, end)).text == needle.text
+            // Not half of a cluster (a ligature, a letter without its
+            // accent); the spaces a dash is written with are not a cluster.
+            let clean =
+                (ns == 0 || norm.map[ns - 1] != norm.map[ns] || norm.text_char(ns - 1) == ' ')
+                    && (ne == norm.len()
+                        || norm.map[ne] != norm.map[ne - 1]
+                        || norm.text_char(ne) == ' ');
+            let text = self.chunks[i].text;
+            if clean
+                && !words::cuts_word(text, start, end)
+                && normalize(slice_chars(text, start, end)).text == needle.text
             {
                 return Some(Hit {
                     chunk: i,
@@ -545,6 +601,8 @@ fn validate_in(
             let text: Vec<char> = norm.text.chars().collect();
             let ns = myers::alignment_start(&pattern, &text, d, end);
             let (start, oend) = norm.original_range(ns, end);
+            // The source's words, whole: never half of one.
+            let (start, oend) = words::widen(chunks[i].text, start, oend);
             let hit = Hit {
                 chunk: i,
                 start,

@@ -56,17 +56,57 @@ pub fn is_line_break(c: char) -> bool {
     )
 }
 
-/// Punctuation folding: quotes, dashes. Applied before and after NFKC (NFKC
-/// would turn '″' into two primes and leaves some dashes alone).
+/// Punctuation folding: quotes. Applied before and after NFKC (NFKC would
+/// turn '″' into two primes). Dashes are handled apart ([`dash_kind`]).
 fn fold_punct(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' => '\'',
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
         | '\u{00BB}' => '"',
-        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
-        | '\u{2212}' | '\u{2043}' => '-',
         c => c,
     }
+}
+
+/// Dashes: `Some(true)` for the sentence dashes (em dash, horizontal bar,
+/// two- and three-em dashes), `Some(false)` for the hyphen-like ones
+/// (hyphen, non-breaking hyphen, figure dash, en dash, minus, bullet hyphen,
+/// small and full-width hyphen-minus).
+pub fn dash_kind(c: char) -> Option<bool> {
+    match c {
+        '\u{2014}' | '\u{2015}' | '\u{2E3A}' | '\u{2E3B}' | '\u{FE58}' => Some(true),
+        '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2212}' | '\u{2043}'
+        | '\u{FE63}' | '\u{FF0D}' => Some(false),
+        _ => None,
+    }
+}
+
+/// Chars that compatibility folding (NFKC) would turn into *other* digits or
+/// letters: superscripts and subscripts ("10⁶" is not "106"), vulgar
+/// fractions ("½" is not "1⁄2"), circled and parenthesised numbers, Roman
+/// numeral signs, modifier letters and squared unit signs ("㎡"). They keep
+/// their identity; only full-width digits fold to ASCII digits.
+pub fn keeps_identity(c: char) -> bool {
+    if c.is_ascii() {
+        return false;
+    }
+    (c.is_numeric() && !matches!(c, '\u{FF10}'..='\u{FF19}'))
+        || matches!(
+            c,
+            '\u{00AA}'
+                | '\u{00BA}'
+                | '\u{02B0}'..='\u{02FF}'
+                | '\u{1D2C}'..='\u{1D6A}'
+                | '\u{1D78}'
+                | '\u{1D9B}'..='\u{1DBF}'
+                | '\u{2070}'..='\u{209F}'
+                | '\u{2C7C}'
+                | '\u{2C7D}'
+                | '\u{3371}'..='\u{33FF}'
+                | '\u{A770}'
+                | '\u{A7F8}'
+                | '\u{A7F9}'
+                | '\u{AB5C}'..='\u{AB5F}'
+        )
 }
 
 /// Does `d` (following `prev`) belong to the same cluster as `prev`?
@@ -201,22 +241,55 @@ pub fn normalize(s: &str) -> Normalized {
                 continue;
             }
         }
+        // Dashes: a hyphen ending a line inside a word is dropped with the
+        // line break; a run of dashes, an em dash, or a dash followed by
+        // whitespace is a sentence dash, written " - " whatever its form
+        // ("--", "---", "—", " – "); any other dash is "-".
+        if let Some(em) = dash_kind(if x < 0x80 { x as char } else { char_at(s, b) }) {
+            let c = char_at(s, b);
+            if is_line_hyphen(c)
+                && prev.is_alphabetic()
+                && let Some((skip_b, skip_c)) = line_hyphen_tail(s, b + c.len_utf8())
+            {
+                b += c.len_utf8() + skip_b;
+                i += 1 + skip_c;
+                prev = ' ';
+                continue;
+            }
+            let (mut nb, mut k, mut run, mut last) = (b, i, 0usize, c);
+            let mut em = em;
+            while nb < len {
+                let d = char_at(s, nb);
+                match dash_kind(d) {
+                    Some(e) => {
+                        em |= e;
+                        run += 1;
+                        nb += d.len_utf8();
+                        k += 1;
+                        last = d;
+                    }
+                    None => break,
+                }
+            }
+            let next = char_at(s, nb);
+            if em || run > 1 || nb == len || next.is_whitespace() {
+                out.ws(i, k);
+                out.push('-', i, k);
+                out.pending_ws = Some((i, k));
+            } else {
+                out.push('-', i, k);
+            }
+            prev = last;
+            b = nb;
+            i = k;
+            continue;
+        }
         // Fast path: an ASCII char that no combining char follows.
         if x < 0x80
             && (b + 1 == len || bytes[b + 1] < 0x80 || !extends(x as char, char_at(s, b + 1)))
         {
             match x {
                 b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => out.ws(i, i + 1),
-                b'-' if prev.is_alphabetic() => {
-                    if let Some((skip_b, skip_c)) = line_hyphen_tail(s, b + 1) {
-                        // Joined: drop the hyphen and the whitespace.
-                        b += 1 + skip_b;
-                        i += 1 + skip_c;
-                        prev = ' ';
-                        continue;
-                    }
-                    out.push('-', i, i + 1);
-                }
                 _ => out.push(x.to_ascii_lowercase() as char, i, i + 1),
             }
             prev = x as char;
@@ -225,7 +298,7 @@ pub fn normalize(s: &str) -> Normalized {
             continue;
         }
         let c = char_at(s, b);
-        if is_line_hyphen(c)
+        if c == '\u{00AD}'
             && prev.is_alphabetic()
             && let Some((skip_b, skip_c)) = line_hyphen_tail(s, b + c.len_utf8())
         {
@@ -258,12 +331,25 @@ pub fn normalize(s: &str) -> Normalized {
                 == unicode_normalization::IsNormalized::Yes
         {
             buf.extend(folded);
+        } else if cluster.iter().any(|&c| keeps_identity(c)) {
+            buf.extend(folded.nfc());
         } else {
             buf.extend(folded.nfkc());
         }
         for &d in &buf {
             let d = fold_punct(d);
             if is_invisible(d) {
+                continue;
+            }
+            if let Some(em) = dash_kind(d) {
+                // A dash that came out of compatibility folding (e.g. "﹘").
+                if em {
+                    out.ws(i, k);
+                    out.push('-', i, k);
+                    out.pending_ws = Some((i, k));
+                } else {
+                    out.push('-', i, k);
+                }
                 continue;
             }
             for e in d.to_lowercase() {

@@ -50,7 +50,11 @@ fn span_text<'a>(chunks: &[ChunkRef<'a>], sp: &Span) -> &'a str {
 
 /// copy_text is the chunk's own text at the spans.
 fn check_copy(chunks: &[ChunkRef<'_>], v: &Validation) {
-    let expected: Vec<&str> = v.spans.iter().map(|s| span_text(chunks, s)).collect();
+    let expected: Vec<String> = v
+        .spans
+        .iter()
+        .map(|s| reader_text(span_text(chunks, s)))
+        .collect();
     assert_eq!(v.copy_text.as_deref(), Some(expected.join(" … ").as_str()));
 }
 
@@ -85,7 +89,7 @@ fn assert_normalized(source: &'static str, snippet: &str, expect: &str) {
     assert_eq!(v.spans.len(), 1);
     let (s, e) = char_range(source, expect);
     assert_eq!((v.spans[0].start, v.spans[0].end), (s, e), "{snippet:?}");
-    assert_eq!(v.copy_text.as_deref(), Some(expect));
+    assert_eq!(v.copy_text, Some(reader_text(expect)));
     assert_eq!(normalize(expect).text, normalize(snippet).text);
 }
 
@@ -467,6 +471,21 @@ fn nasty_text() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 4..60).prop_map(|v| v.concat())
 }
 
+/// A char substring widened to whitespace on both sides (whole words).
+fn word_sub(s: &str, a: usize, b: usize) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let n = cs.len();
+    let (a, b) = (a % (n + 1), b % (n + 1));
+    let (mut a, mut b) = (a.min(b), a.max(b));
+    while a > 0 && a < n && !cs[a - 1].is_whitespace() && !cs[a].is_whitespace() {
+        a -= 1;
+    }
+    while b > 0 && b < n && !cs[b - 1].is_whitespace() && !cs[b].is_whitespace() {
+        b += 1;
+    }
+    cs[a..b].iter().collect()
+}
+
 fn char_sub(s: &str, a: usize, b: usize) -> String {
     let n = s.chars().count();
     let (a, b) = (a % (n + 1), b % (n + 1));
@@ -507,7 +526,7 @@ proptest! {
         pick in 0usize..4, a in 0usize..10_000, b in 0usize..10_000,
     ) {
         let pick = pick % texts.len();
-        let mut sub = char_sub(&texts[pick], a, b);
+        let mut sub = word_sub(&texts[pick], a, b);
         if word_count(&sub) < 4 {
             sub = texts[pick].clone();
         }
@@ -598,5 +617,266 @@ fn a_reused_validator_gives_the_same_verdicts() {
             v.validate(q, "eddystone", &cfg()),
             validate(q, "eddystone", &cs, &cfg())
         );
+    }
+}
+
+// ---- the invariant under attack (issue 9) -----------------------------------
+
+const KEEPER: &str = "In winter the old keeper cannot leave the rock. \
+The keeper was unable to reach the rock in 1811. He was never dishonest, and it was \
+impossible to pay him £12,000 for 10.5 years of non-violent service; he can't.";
+
+#[test]
+fn item_1_quotes_cut_inside_a_word_are_not_validated() {
+    let cs = one("k#0", "k", KEEPER);
+    for (quote, whole) in [
+        (
+            "In winter the old keeper can",
+            "In winter the old keeper cannot",
+        ),
+        (
+            "able to reach the rock in 181",
+            "unable to reach the rock in 1811",
+        ),
+        ("He was never dishon", "He was never dishonest"),
+        ("ever dishonest, and it was", "never dishonest, and it was"),
+        ("possible to pay him", "impossible to pay him"),
+        ("to pay him £1", "to pay him £12,000"),
+        ("to pay him £12", "to pay him £12,000"),
+        ("£12,000 for 10", "£12,000 for 10.5"),
+        ("violent service; he can", "non-violent service; he can't"),
+    ] {
+        let v = validate(
+            quote,
+            "k",
+            &cs,
+            &ValidateConfig {
+                min_words: 3,
+                ..cfg()
+            },
+        );
+        assert_ne!(v.status, Status::Validated, "{quote:?} → {v:?}");
+        // At best flagged, with the source's whole words.
+        if let Some(copy) = &v.copy_text {
+            assert!(
+                copy.contains(whole),
+                "{quote:?}: copy {copy:?} lacks {whole:?}"
+            );
+        }
+    }
+    // The source's own punctuation may end a quote; whole words validate.
+    for quote in [
+        "the old keeper cannot leave the rock.",
+        "was unable to reach the rock in 1811",
+        "£12,000 for 10.5 years of non-violent service; he can't.",
+    ] {
+        let v = validate(quote, "k", &cs, &cfg());
+        assert_eq!(v.verdict, Verdict::Verbatim, "{quote:?} → {v:?}");
+    }
+}
+
+#[test]
+fn item_2_superscripts_subscripts_and_fractions_keep_their_digits() {
+    let src = "A lamp of 10⁶ candela was lit in 1811² by ½ the crew, \
+the ﬁrst with H₂O cooling and ① a spare wick; ｆｕｌｌ power at １２ knots.";
+    let cs = one("s#0", "s", src);
+    for quote in [
+        "A lamp of 106 candela",
+        "was lit in 18112 by",
+        "by 1⁄2 the crew",
+        "by 1/2 the crew",
+        "with H2O cooling and",
+        "cooling and 1 a spare wick",
+    ] {
+        let v = validate(
+            quote,
+            "s",
+            &cs,
+            &ValidateConfig {
+                min_words: 3,
+                ..cfg()
+            },
+        );
+        assert_ne!(v.status, Status::Validated, "{quote:?} → {v:?}");
+    }
+    // Typography still folds: ligatures, full-width letters and digits.
+    for quote in ["the first with H₂O cooling", "full power at 12 knots"] {
+        let v = validate(
+            quote,
+            "s",
+            &cs,
+            &ValidateConfig {
+                min_words: 3,
+                ..cfg()
+            },
+        );
+        assert_eq!(v.verdict, Verdict::Normalized, "{quote:?} → {v:?}");
+    }
+}
+
+#[test]
+fn item_5_word_processor_dashes_and_ellipses_are_typography() {
+    let plain = "The light--a fixed white one--was shown at dusk... and the bell rang -- twice.";
+    let typed = "The light—a fixed white one—was shown at dusk… and the bell rang — twice.";
+    for (src, quote) in [(plain, typed), (typed, plain)] {
+        let cs = one("d#0", "d", src);
+        let v = validate(quote, "d", &cs, &cfg());
+        assert_eq!(
+            v.verdict,
+            Verdict::Normalized,
+            "{quote:?} in {src:?} → {v:?}"
+        );
+        assert_eq!(v.copy_text.as_deref(), Some(src));
+    }
+    // Spaced en dash and spaced hyphen are sentence dashes too.
+    let cs = one(
+        "d#0",
+        "d",
+        "The light – a fixed white one – was shown at dusk.",
+    );
+    let v = validate(
+        "The light - a fixed white one - was shown",
+        "d",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    let v = validate("The light—a fixed white one—was shown", "d", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    // A hyphen inside a word stays a hyphen: not a sentence dash.
+    let cs = one("d#0", "d", "a well-known light of 1811–1820 fame");
+    let v = validate("a well-known light of 1811-1820 fame", "d", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    let v = validate("a well — known light of 1811-1820 fame", "d", &cs, &cfg());
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+}
+
+/// Words that invite cuts: prefixes, contractions, numbers with separators.
+fn cuttable_text() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "cannot",
+        "can",
+        "can't",
+        "never",
+        "ever",
+        "impossible",
+        "possible",
+        "£12,000",
+        "£1",
+        "10.5",
+        "10",
+        "1811",
+        "181",
+        "non-violent",
+        "violent",
+        "unable",
+        "able",
+        "keeper",
+        "rock.",
+        "the",
+        "dishonest",
+        "honest",
+    ]);
+    let sep = prop::sample::select(vec![" ", " ", "\n", ", ", "; "]);
+    prop::collection::vec((word, sep), 6..30)
+        .prop_map(|v| v.into_iter().flat_map(|(w, s)| [w, s]).collect::<String>())
+}
+
+/// Text with chars that compatibility folding would turn into digits.
+fn numeric_text() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "10⁶", "106", "1811²", "18112", "½", "1⁄2", "1/2", "H₂O", "H2O", "①", "1", "Ⅻ", "XII",
+        "１２", "12", "m²", "㎡", "m2", "lamp", "candela", "ﬁne", "fine", "x",
+    ]);
+    let sep = prop::sample::select(vec![" ", " ", "\n"]);
+    prop::collection::vec((word, sep), 4..24)
+        .prop_map(|v| v.into_iter().flat_map(|(w, s)| [w, s]).collect::<String>())
+}
+
+/// Swap some numeric look-alikes for others.
+fn swap_numerals(s: &str, seed: u64) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let pairs = [
+        ("⁶", "6"),
+        ("²", "2"),
+        ("½", "1⁄2"),
+        ("₂", "2"),
+        ("①", "1"),
+        ("Ⅻ", "XII"),
+        ("１２", "12"),
+        ("㎡", "m2"),
+        ("ﬁ", "fi"),
+    ];
+    let mut out = s.to_string();
+    for (a, b) in pairs {
+        if rng.bool() {
+            out = out.replace(a, b);
+        }
+    }
+    out
+}
+
+fn numerals(s: &str) -> Vec<char> {
+    s.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            c => c,
+        })
+        .filter(|c| c.is_numeric())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Issue 9, item 1: no validated quote whose first or last word is a
+    /// proper part of a source word.
+    #[test]
+    fn item_1_validated_quotes_begin_and_end_on_whole_words(
+        text in cuttable_text(), a in 0usize..10_000, b in 0usize..10_000,
+    ) {
+        let quote = char_sub(&text, a, b);
+        let cs = vec![ChunkRef { id: "c#0", source_id: "s", text: &text }];
+        let v = validate(&quote, "s", &cs, &ValidateConfig { min_words: 1, ..cfg() });
+        if v.status == Status::Validated {
+            let chars: Vec<char> = text.chars().collect();
+            let sp = &v.spans[0];
+            let (s, e) = (sp.start, sp.end);
+            // Independent oracle: no alphanumeric pair across either end,
+            // and a number is never cut at its separator.
+            let cut = |l: Option<&char>, r: Option<&char>, r2: Option<&char>| match (l, r) {
+                (Some(l), Some(r)) => {
+                    (l.is_alphanumeric() && r.is_alphanumeric())
+                        || (l.is_ascii_digit() && matches!(r, ',' | '.' | '\'' | '-')
+                            && r2.is_some_and(|c| c.is_alphanumeric()))
+                }
+                _ => false,
+            };
+            prop_assert!(!cut(s.checked_sub(1).and_then(|i| chars.get(i)), chars.get(s), chars.get(s + 1)),
+                "starts inside a word: {:?} in {:?}", quote, text);
+            prop_assert!(!cut(e.checked_sub(1).and_then(|i| chars.get(i)), chars.get(e), chars.get(e + 1)),
+                "ends inside a word: {:?} in {:?}", quote, text);
+        }
+        // Copy text of anything located is whole words too.
+        for sp in &v.spans {
+            prop_assert!(!words::inside_word(&text, sp.start) && !words::inside_word(&text, sp.end),
+                "copy cuts a word: {:?} → {:?}", quote, v);
+        }
+    }
+
+    /// Issue 9, item 2: no validated quote whose digits differ from the
+    /// source's.
+    #[test]
+    fn item_2_validated_quotes_keep_the_sources_digits(
+        text in numeric_text(), a in 0usize..10_000, b in 0usize..10_000, seed in any::<u64>(),
+    ) {
+        let quote = swap_numerals(&word_sub(&text, a, b), seed);
+        let cs = vec![ChunkRef { id: "c#0", source_id: "s", text: &text }];
+        let v = validate(&quote, "s", &cs, &ValidateConfig { min_words: 1, ..cfg() });
+        if v.status == Status::Validated {
+            let sp = &v.spans[0];
+            let src = slice_chars(&text, sp.start, sp.end);
+            prop_assert_eq!(numerals(&quote), numerals(src), "{:?} validated as {:?}", quote, src);
+        }
     }
 }

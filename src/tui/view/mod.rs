@@ -144,6 +144,13 @@ pub fn progress_label(p: &Option<Progress>) -> (f64, String) {
             format!("Indexing: building the vector graph ({vectors} vectors)"),
         ),
         Some(Progress::Committing) => (0.98, "Indexing: saving".into()),
+        Some(Progress::Rebuilding { damaged }) => (
+            0.0,
+            format!(
+                "The index was damaged ({}): rebuilding it",
+                crate::text::sanitize_for_terminal(&damaged.display().to_string(), false)
+            ),
+        ),
     }
 }
 

@@ -1,0 +1,172 @@
+//! Decoding text files as browsers and editors read them.
+//!
+//! In order: a byte-order mark (UTF-8, UTF-16LE, UTF-16BE); valid UTF-8;
+//! the charset the file declares (HTML `<meta charset>` or `http-equiv`, an
+//! XML declaration), when the bytes decode under it without error; else a
+//! guess by `chardetng`, the detector Firefox uses, decoded by
+//! `encoding_rs`. Valid UTF-8 is preferred to a declared legacy charset
+//! because a file that decodes as UTF-8 was almost certainly written so (a
+//! "mislabelled" page). No text file is refused for its encoding; a file
+//! with NUL bytes and no UTF-16 mark is binary.
+
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use std::borrow::Cow;
+
+/// How a file's bytes were read.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Decoding {
+    /// The encoding's WHATWG name ("UTF-8", "windows-1252", "UTF-16LE").
+    pub encoding: String,
+    /// How it was chosen: "bom", "utf-8", "declared" or "guessed".
+    pub how: String,
+}
+
+impl Decoding {
+    fn new(e: &'static Encoding, how: &str) -> Decoding {
+        Decoding {
+            encoding: e.name().to_string(),
+            how: how.to_string(),
+        }
+    }
+
+    /// Worth telling the user: the encoding was guessed.
+    pub fn guessed(&self) -> bool {
+        self.how == "guessed"
+    }
+}
+
+/// The text of `bytes`, and how it was decoded.
+pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        return Ok((text, Decoding::new(enc, "bom")));
+    }
+    if bytes.iter().take(8192).any(|b| *b == 0) {
+        return Err("binary file (contains NUL bytes)".into());
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Ok((Cow::Borrowed(s), Decoding::new(UTF_8, "utf-8")));
+    }
+    if let Some(enc) = declared(bytes)
+        && enc != UTF_8
+        && enc != UTF_16LE
+        && enc != UTF_16BE
+        && let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes)
+    {
+        return Ok((text, Decoding::new(enc, "declared")));
+    }
+    let mut det = chardetng::EncodingDetector::new();
+    det.feed(bytes, true);
+    let enc = det.guess(None, true);
+    let (text, _) = enc.decode_without_bom_handling(bytes);
+    Ok((text, Decoding::new(enc, "guessed")))
+}
+
+/// The charset a document declares in its first 2 KB: `<meta charset=…>`,
+/// `<meta http-equiv=… content="…; charset=…">` or `<?xml … encoding="…"?>`.
+fn declared(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(2048)];
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    for key in [&b"charset="[..], &b"encoding="[..]] {
+        let mut from = 0;
+        while let Some(at) = find(&lower[from..], key) {
+            let mut v = &head[from + at + key.len()..];
+            from += at + key.len();
+            while let Some((&c, rest)) = v.split_first() {
+                if c == b'"' || c == b'\'' || c == b' ' {
+                    v = rest;
+                } else {
+                    break;
+                }
+            }
+            let end = v
+                .iter()
+                .position(|c| {
+                    !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b':' | b'.'))
+                })
+                .unwrap_or(v.len());
+            if let Some(e) = Encoding::for_label(&v[..end]) {
+                return Some(e);
+            }
+        }
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(b: &[u8]) -> (String, String, String) {
+        let (t, d) = decode(b).unwrap();
+        (t.into_owned(), d.encoding, d.how)
+    }
+
+    #[test]
+    fn utf8_with_and_without_bom() {
+        assert_eq!(
+            dec("café".as_bytes()),
+            ("café".into(), "UTF-8".into(), "utf-8".into())
+        );
+        assert_eq!(
+            dec(b"\xEF\xBB\xBFcaf\xC3\xA9"),
+            ("café".into(), "UTF-8".into(), "bom".into())
+        );
+    }
+
+    #[test]
+    fn utf16le_with_bom() {
+        let mut b = vec![0xFF, 0xFE];
+        for u in "Phare — café".encode_utf16() {
+            b.extend(u.to_le_bytes());
+        }
+        assert_eq!(
+            dec(&b),
+            ("Phare — café".into(), "UTF-16LE".into(), "bom".into())
+        );
+    }
+
+    #[test]
+    fn latin1_html_with_meta_charset() {
+        let b = b"<html><head><meta charset=\"ISO-8859-1\"><title>Sonate</title></head><body><p>Caf\xe9 \xe0 la cr\xe8me, d\xe9j\xe0 vu.</p></body></html>";
+        let (t, enc, how) = dec(b);
+        assert!(t.contains("Café à la crème, déjà vu."), "{t}");
+        // The WHATWG maps the ISO-8859-1 label to windows-1252.
+        assert_eq!((enc.as_str(), how.as_str()), ("windows-1252", "declared"));
+        let b = b"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"><p>na\xefve</p>";
+        assert!(dec(b).0.contains("naïve"));
+    }
+
+    #[test]
+    fn windows_1252_text_without_a_declaration_is_guessed() {
+        let b = b"The keeper said \x93never again\x94 \x97 and he meant it. Caf\xe9 cr\xe8me, na\xefve r\xe9sum\xe9 of the \xe9t\xe9 season at the lighthouse.";
+        let (t, enc, how) = dec(b);
+        assert!(
+            t.contains("\u{201C}never again\u{201D} \u{2014} and"),
+            "{t}"
+        );
+        assert!(t.contains("Café crème"), "{t}");
+        assert_eq!((enc.as_str(), how.as_str()), ("windows-1252", "guessed"));
+    }
+
+    #[test]
+    fn a_mislabelled_file_is_read_by_its_bytes() {
+        // Declares Latin-1 but is UTF-8: read as UTF-8 (no mojibake).
+        let b = "<meta charset=\"iso-8859-1\"><p>déjà vu</p>".as_bytes();
+        assert!(dec(b).0.contains("déjà vu"));
+        // Declares UTF-8 but is Latin-1: the declaration fails, the guess reads it.
+        let b = b"<meta charset=\"utf-8\"><p>The caf\xe9 was open; d\xe9j\xe0 vu for the cr\xe8me of Paris.</p>";
+        let (t, _, how) = dec(b);
+        assert!(t.contains("café") && t.contains("déjà"), "{t}");
+        assert_eq!(how, "guessed");
+    }
+
+    #[test]
+    fn nul_bytes_without_a_utf16_mark_are_binary() {
+        assert!(decode(b"abc\0def").unwrap_err().starts_with("binary"));
+    }
+}

@@ -1,0 +1,240 @@
+//! Titles and authors a reader would give a work.
+//!
+//! In order: the format's own metadata (HTML `<title>`, DOCX
+//! `docProps/core.xml`, the loaders' [`Extracted::title`]), an RFC-822-style
+//! header block at the top (`Title:` / `Author:`, as PEPs, Project Gutenberg
+//! texts and e-mail have) or Markdown YAML front matter, then the first
+//! top-level heading, then the file name. A licence banner ("*** START OF
+//! THIS PROJECT GUTENBERG EBOOK …"), a generic section heading
+//! ("Introduction", "Abstract", "Contents") or a line of punctuation is
+//! never a title; "The Project Gutenberg eBook of X, by Y" gives X and Y.
+
+use super::{BlockKind, Extracted};
+
+/// Headings that name a part of a work, never the work.
+const GENERIC: &[&str] = &[
+    "abstract",
+    "introduction",
+    "contents",
+    "table of contents",
+    "preface",
+    "foreword",
+    "index",
+    "acknowledgements",
+    "acknowledgments",
+    "summary",
+    "overview",
+    "notes",
+    "references",
+    "bibliography",
+    "appendix",
+    "copyright",
+    "license",
+    "licence",
+    "transcriber's note",
+    "transcriber's notes",
+];
+
+/// A candidate title cleaned, or None when it is not a title at all.
+/// Returns (title, author found in it).
+pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
+    let t = super::collapse_ws(raw);
+    let t = t.trim_matches(|c: char| c == '*' || c.is_whitespace());
+    if t.chars().filter(|c| c.is_alphanumeric()).count() < 2 {
+        return None;
+    }
+    let lower = t.to_lowercase();
+    // Project Gutenberg's own banners and titles.
+    if lower.starts_with("start of")
+        || lower.starts_with("end of")
+        || lower.contains("start of this project gutenberg")
+        || lower.contains("start of the project gutenberg")
+        || lower.contains("end of this project gutenberg")
+        || lower.contains("end of the project gutenberg")
+    {
+        return None;
+    }
+    for prefix in [
+        "the project gutenberg ebook of ",
+        "the project gutenberg ebook, ",
+        "the project gutenberg etext of ",
+        "project gutenberg's ",
+        "project gutenberg’s ",
+        "the project gutenberg ebook ",
+    ] {
+        if lower.starts_with(prefix) {
+            let rest = t[prefix.len()..].trim().trim_end_matches('.');
+            let (title, author) = match rest.rfind(", by ") {
+                Some(at) => (&rest[..at], Some(rest[at + 5..].trim().to_string())),
+                None => (rest, None),
+            };
+            let title = title.trim();
+            return (!title.is_empty()).then(|| (title.to_string(), author));
+        }
+    }
+    if lower.contains("project gutenberg") || lower.contains("gutenberg license") {
+        return None;
+    }
+    let bare = lower.trim_end_matches(['.', ':']).trim();
+    let bare = bare
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
+        .trim();
+    if GENERIC.contains(&bare) || bare.starts_with("chapter ") {
+        return None;
+    }
+    Some((t.to_string(), None))
+}
+
+/// `Title:` and `Author:` from a header block in the first lines of a text
+/// (continuation lines are indented; the header ends at the first line that
+/// is neither a field, a continuation nor blank, within 80 lines).
+fn header_fields(text: &str) -> (Option<String>, Option<String>) {
+    let (mut title, mut author) = (None, None);
+    for line in text.lines().take(80) {
+        let l = line.trim_end();
+        let field = |name: &str| {
+            l.strip_prefix(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        if title.is_none() {
+            title = field("Title:");
+        }
+        if author.is_none() {
+            author = field("Author:").or_else(|| field("Authors:"));
+        }
+        if title.is_some() && author.is_some() {
+            break;
+        }
+    }
+    (title, author)
+}
+
+/// `title:` and `author:` of YAML front matter (`---` … `---` at the top).
+fn front_matter(text: &str) -> (Option<String>, Option<String>) {
+    let Some(rest) = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+    else {
+        return (None, None);
+    };
+    let Some(end) = rest.find("\n---") else {
+        return (None, None);
+    };
+    let (mut title, mut author) = (None, None);
+    for line in rest[..end].lines() {
+        let value = |k: &str| {
+            line.strip_prefix(k)
+                .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+        };
+        if let Some(v) = value("title:").filter(|v| !v.is_empty()) {
+            title = Some(v);
+        }
+        if let Some(v) = value("author:").filter(|v| !v.is_empty()) {
+            author = Some(v);
+        }
+    }
+    (title, author)
+}
+
+/// Settle `ex.title` and `ex.author` as the module docs say; `stem` is the
+/// file name without its extension.
+pub fn settle(ex: &mut Extracted, stem: &str) {
+    let head = &ex.text[..ex.text.len().min(16 * 1024)];
+    let (fm_title, fm_author) = front_matter(head);
+    let (h_title, h_author) = header_fields(head);
+    let mut author = ex.author.take().or(fm_author).or(h_author);
+    let headings = ex.blocks.iter().filter_map(|b| match &b.kind {
+        BlockKind::Heading { level, text } if *level <= 2 => Some(text.clone()),
+        _ => None,
+    });
+    let candidates = fm_title
+        .into_iter()
+        .chain(h_title)
+        .chain(ex.title.take())
+        .chain(headings.take(8));
+    let mut title = None;
+    for c in candidates {
+        if let Some((t, a)) = clean_title(&c) {
+            if author.is_none() {
+                author = a;
+            }
+            title = Some(t);
+            break;
+        }
+    }
+    ex.title = Some(title.unwrap_or_else(|| stem.to_string()));
+    ex.author = author.map(|a| super::collapse_ws(&a));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn title_of(text: &str, meta: Option<&str>, headings: &[&str]) -> (String, Option<String>) {
+        let mut ex = Extracted {
+            text: text.to_string(),
+            title: meta.map(str::to_string),
+            ..Default::default()
+        };
+        for h in headings {
+            ex.blocks.push(super::super::Block {
+                kind: BlockKind::Heading {
+                    level: 1,
+                    text: h.to_string(),
+                },
+                start: 0,
+                end: 0,
+                page: None,
+            });
+        }
+        settle(&mut ex, "file-stem");
+        (ex.title.unwrap(), ex.author)
+    }
+
+    #[test]
+    fn gutenberg_banners_are_not_titles() {
+        let text = "Project Gutenberg's How to Listen to Music, 7th ed., by Henry Edward Krehbiel\r\n\r\nThis eBook is for the use of anyone\r\n\r\nTitle: How to Listen to Music, 7th ed.\r\n       Hints and Suggestions\r\n\r\nAuthor: Henry Edward Krehbiel\r\n\r\n*** START OF THIS PROJECT GUTENBERG EBOOK HOW TO LISTEN TO MUSIC, 7TH ED. ***\r\n";
+        let (t, a) = title_of(
+            text,
+            None,
+            &["*** START OF THIS PROJECT GUTENBERG EBOOK HOW TO LISTEN TO MUSIC, 7TH ED. ***"],
+        );
+        assert_eq!(t, "How to Listen to Music, 7th ed.");
+        assert_eq!(a.as_deref(), Some("Henry Edward Krehbiel"));
+        let (t, a) = title_of(
+            "",
+            Some("The Project Gutenberg eBook of Beethoven, by George Alexander Fischer"),
+            &[],
+        );
+        assert_eq!(t, "Beethoven");
+        assert_eq!(a.as_deref(), Some("George Alexander Fischer"));
+    }
+
+    #[test]
+    fn pep_headers_beat_section_headings() {
+        let text = "PEP: 8\nTitle: Style Guide for Python Code\nAuthor: Guido van Rossum <guido@python.org>\nStatus: Active\n\n\nIntroduction\n============\n\nThis document gives coding conventions.";
+        let (t, a) = title_of(text, None, &["Introduction"]);
+        assert_eq!(t, "Style Guide for Python Code");
+        assert!(a.unwrap().starts_with("Guido van Rossum"));
+        assert_eq!(
+            title_of("Body.", None, &["Abstract", "Introduction"]).0,
+            "file-stem"
+        );
+        assert_eq!(title_of("Body.", None, &["************"]).0, "file-stem");
+    }
+
+    #[test]
+    fn front_matter_and_plain_headings() {
+        let (t, a) = title_of(
+            "---\ntitle: \"Fog Signals\"\nauthor: A. Keeper\n---\n# Intro\n",
+            None,
+            &["Intro"],
+        );
+        assert_eq!(
+            (t.as_str(), a.as_deref()),
+            ("Fog Signals", Some("A. Keeper"))
+        );
+        assert_eq!(title_of("x", None, &["The Bell Rock"]).0, "The Bell Rock");
+    }
+}

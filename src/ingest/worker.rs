@@ -1,0 +1,224 @@
+//! Containment for third-party parsers.
+//!
+//! A hostile PDF can make a parser loop forever, recurse until the stack
+//! overflows (an abort no `catch_unwind` can stop) or inflate a few
+//! megabytes into gigabytes. So binary formats are parsed in a child process
+//! of the same binary (`research-board __extract FORMAT`, file bytes on
+//! stdin, the [`Extracted`] as JSON on stdout) under a wall-clock timeout, a
+//! CPU-time limit and an address-space limit — what Tika's forked parser and
+//! browsers' content processes do. A child that dies, hangs or runs out of
+//! memory costs one file, skipped with the reason; nothing else is lost.
+//!
+//! The worker is the running executable when it is `research-board` (or the
+//! path in `RESEARCH_BOARD_WORKER`); elsewhere (library tests) parsing runs
+//! in process, still behind `catch_unwind`.
+
+use super::{Extracted, Format, Limits};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The hidden subcommand the worker runs as.
+pub const SUBCOMMAND: &str = "__extract";
+
+/// Formats parsed in the worker: the binary ones, read by third-party
+/// parsers.
+pub fn isolated(format: Format) -> bool {
+    matches!(format, Format::Pdf | Format::Docx)
+}
+
+fn worker_exe() -> Option<&'static PathBuf> {
+    static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    EXE.get_or_init(|| {
+        if let Some(p) = std::env::var_os("RESEARCH_BOARD_WORKER") {
+            return Some(PathBuf::from(p));
+        }
+        let exe = std::env::current_exe().ok()?;
+        let name = exe.file_stem()?.to_string_lossy().into_owned();
+        (name == "research-board").then_some(exe)
+    })
+    .as_ref()
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Markdown => "markdown",
+        Format::Text => "text",
+        Format::Rst => "rst",
+        Format::Html => "html",
+        Format::Pdf => "pdf",
+        Format::Docx => "docx",
+    }
+}
+
+fn parse_format(s: &str) -> Option<Format> {
+    Some(match s {
+        "markdown" => Format::Markdown,
+        "text" => Format::Text,
+        "rst" => Format::Rst,
+        "html" => Format::Html,
+        "pdf" => Format::Pdf,
+        "docx" => Format::Docx,
+        _ => return None,
+    })
+}
+
+/// Extract `bytes` in the worker when one is available and the format is
+/// isolated; in process otherwise.
+pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
+    match worker_exe() {
+        Some(exe) if isolated(format) => run_worker(exe, format, bytes, limits),
+        _ => super::extract(format, bytes, limits),
+    }
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+enum Reply {
+    Ok(Extracted),
+    Err(String),
+}
+
+fn run_worker(
+    exe: &PathBuf,
+    format: Format,
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Extracted, String> {
+    let mut cmd = Command::new(exe);
+    cmd.arg(SUBCOMMAND)
+        .arg(format_name(format))
+        .arg(limits.max_text_bytes.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let memory = limits.worker_memory_bytes;
+        let cpu = limits.worker_timeout.as_secs().saturating_add(5);
+        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                let set = |res, v: u64| {
+                    let l = libc::rlimit {
+                        rlim_cur: v as libc::rlim_t,
+                        rlim_max: v as libc::rlim_t,
+                    };
+                    libc::setrlimit(res, &l);
+                };
+                set(libc::RLIMIT_AS, memory);
+                set(libc::RLIMIT_CPU, cpu);
+                set(libc::RLIMIT_CORE, 0);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start the parser worker {} ({e})", exe.display()))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().expect("piped");
+    let cap = limits
+        .max_text_bytes
+        .saturating_mul(4)
+        .saturating_add(1 << 20);
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = (&mut stdout).take(cap as u64 + 1).read_to_end(&mut out);
+        out
+    });
+    let deadline = Instant::now() + limits.worker_timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if Instant::now() >= deadline => break None,
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("the parser worker failed ({e})")),
+        }
+    };
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = writer.join();
+        let _ = reader.join();
+        return Err(format!(
+            "the parser took longer than {} s on this file (stopped)",
+            limits.worker_timeout.as_secs()
+        ));
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap_or_default();
+    let what = match format {
+        Format::Pdf => "PDF",
+        Format::Docx => "DOCX",
+        _ => "file",
+    };
+    if !status.success() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            if status.signal() == Some(libc::SIGXCPU) {
+                return Err(format!(
+                    "the parser took longer than {} s on this file (stopped)",
+                    limits.worker_timeout.as_secs()
+                ));
+            }
+        }
+        return Err(format!(
+            "malformed {what}: the parser crashed on this file (it may need more than {} MB \
+             of memory, or nest too deeply)",
+            limits.worker_memory_bytes >> 20
+        ));
+    }
+    match serde_json::from_slice::<Reply>(&out) {
+        Ok(Reply::Ok(ex)) => Ok(ex),
+        Ok(Reply::Err(reason)) => Err(reason),
+        Err(_) if out.len() > cap => Err("too much text extracted".into()),
+        Err(_) => Err(format!(
+            "malformed {what}: the parser worker gave no result"
+        )),
+    }
+}
+
+/// The worker's side: `__extract FORMAT MAX_TEXT_BYTES`, bytes on stdin.
+/// Returns the process exit code.
+pub fn worker_main(args: &[String]) -> i32 {
+    let (Some(format), Some(max_text)) = (
+        args.first().and_then(|f| parse_format(f)),
+        args.get(1).and_then(|n| n.parse::<usize>().ok()),
+    ) else {
+        eprintln!("usage: research-board {SUBCOMMAND} FORMAT MAX_TEXT_BYTES");
+        return 2;
+    };
+    let mut bytes = Vec::new();
+    if std::io::stdin().read_to_end(&mut bytes).is_err() {
+        return 1;
+    }
+    let limits = Limits {
+        max_text_bytes: max_text,
+        ..Limits::default()
+    };
+    // A large stack: deep but finite structures parse; infinite recursion
+    // still ends (in an abort the parent reports).
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || super::extract(format, &bytes, &limits));
+    let reply = match handle.map(|h| h.join()) {
+        Ok(Ok(r)) => match r {
+            Ok(ex) => Reply::Ok(ex),
+            Err(e) => Reply::Err(e),
+        },
+        _ => return 1,
+    };
+    let mut out = std::io::stdout().lock();
+    if serde_json::to_writer(&mut out, &reply).is_err() || out.flush().is_err() {
+        return 1;
+    }
+    0
+}

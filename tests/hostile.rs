@@ -1,0 +1,309 @@
+//! Hostile files (issue 9): the corpus from `scripts/make-hostile.py`, plus
+//! names no script can commit, indexed by the real binary. Each file is
+//! either read or skipped with its reason; nothing else is lost, nothing
+//! hangs, and nothing from a file reaches the terminal raw.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
+    c.env(
+        "XDG_CONFIG_HOME",
+        std::env::temp_dir().join("rb-test-no-config"),
+    );
+    c.env("XDG_DATA_HOME", std::env::temp_dir().join("rb-test-data"));
+    c
+}
+
+fn make_hostile(dir: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/make-hostile.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(dir)
+        .output()
+        .expect("python3 runs scripts/make-hostile.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn config(dir: &Path) -> std::path::PathBuf {
+    let p = dir.join("config.toml");
+    std::fs::write(
+        &p,
+        "[limits]\nparse_timeout_s = 10\nparse_memory_mb = 1024\n",
+    )
+    .unwrap();
+    p
+}
+
+fn reasons(r: &Value) -> Vec<(String, String)> {
+    r["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["source_id"].as_str().unwrap().to_string(),
+                x["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn stdout_json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+fn verify(src: &Path, idx: &Path, cfg: &Path, quotes: &str) -> Value {
+    let q = idx.parent().unwrap().join("quotes.jsonl");
+    std::fs::write(&q, quotes).unwrap();
+    let out = bin()
+        .args(["verify", src.to_str().unwrap(), "--json", "--quotes"])
+        .arg(&q)
+        .arg("--index-dir")
+        .arg(idx)
+        .arg("--config")
+        .arg(cfg)
+        .output()
+        .unwrap();
+    stdout_json(&out)
+}
+
+/// Items 6, 7, 8 and 10 of issue 9 in one run over one folder.
+#[test]
+fn item_6_7_8_10_hostile_files_are_contained_and_named() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("sources");
+    make_hostile(&src);
+    std::fs::write(
+        src.join("good.md"),
+        "# The Rock\n\nThe keeper trimmed the lamp wick at dusk every night of the winter.\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |b: &[u8]| src.join(std::ffi::OsStr::from_bytes(b));
+        std::fs::write(
+            name(b"two\nlines.md"),
+            "A file whose name holds a newline is still a source of words.\n",
+        )
+        .unwrap();
+        std::fs::write(
+            name(b"bad\xff\xfename.md"),
+            "The first of two names that differ only in invalid bytes.\n",
+        )
+        .unwrap();
+        std::fs::write(
+            name(b"bad\xfe\xffname.md"),
+            "The second of two names that differ only in invalid bytes.\n",
+        )
+        .unwrap();
+    }
+    let cfg = config(work.path());
+    let idx = work.path().join("index");
+    let index = || {
+        bin()
+            .args(["index", src.to_str().unwrap(), "--json", "--index-dir"])
+            .arg(&idx)
+            .arg("--config")
+            .arg(&cfg)
+            .output()
+            .unwrap()
+    };
+    let t = std::time::Instant::now();
+    let out = index();
+    let r = stdout_json(&out);
+    assert!(
+        t.elapsed().as_secs() < 120,
+        "indexing took {:?}",
+        t.elapsed()
+    );
+    let skipped = reasons(&r);
+    let reason = |id: &str| {
+        skipped
+            .iter()
+            .find(|(s, _)| s == id)
+            .map(|(_, r)| r.clone())
+    };
+    // 6: the looping, recursing and ballooning PDFs are skipped with a reason.
+    for pdf in ["self-parent.pdf", "self-xobject.pdf", "flate-bomb.pdf"] {
+        let why = reason(pdf);
+        let indexed = why.is_none();
+        // A parser may read what it can of one; it must never take the run down.
+        if let Some(why) = why {
+            assert!(!why.is_empty(), "{pdf}: empty reason");
+        } else {
+            assert!(indexed);
+        }
+    }
+    assert!(reason("zip-bomb.docx").is_some(), "{skipped:?}");
+    assert!(reason("empty.txt").is_some_and(|r| r == "empty file"));
+    assert!(reason("binary.md").is_some_and(|r| r.starts_with("binary")));
+    // 7: deep HTML is read, 8: every odd name is its own source.
+    for ok in [
+        "deep-nesting.html",
+        "deep-nesting-10k.html",
+        "good.md",
+        "tracked-deletion.docx",
+        "latin1-no-declaration.txt",
+        "utf16le-bom.txt",
+        "escape-sequences.md",
+    ] {
+        assert!(reason(ok).is_none(), "{ok} skipped: {:?}", reason(ok));
+    }
+    #[cfg(unix)]
+    {
+        for id in ["two%0Alines.md", "bad%FF%FEname.md", "bad%FE%FFname.md"] {
+            assert!(reason(id).is_none(), "{id}: {skipped:?}");
+        }
+    }
+    // 10: nothing raw from a file in what we print.
+    assert!(!out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b));
+    let text = bin()
+        .args(["index", src.to_str().unwrap(), "--index-dir"])
+        .arg(&idx)
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert!(text.status.success());
+    assert!(!text.stdout.contains(&0x1b) && !text.stderr.contains(&0x1b));
+    // A second run re-reads nothing and finds the same skipped files.
+    let again = stdout_json(&index());
+    assert_eq!(again["up_to_date"], true, "{again}");
+
+    // Item 4 end to end: a tracked deletion is not text.
+    let v = verify(
+        &src,
+        &idx,
+        &cfg,
+        "{\"quote\": \"The keeper was never paid for his years on the rock.\"}\n\
+         {\"quote\": \"The keeper was paid for his years on the rock.\"}\n\
+         {\"quote\": \"The lamp was lit every night at dusk.\"}\n",
+    );
+    let statuses: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["status"].as_str().unwrap())
+        .collect();
+    assert_ne!(statuses[0], "validated", "{v:#}");
+    assert_eq!(statuses[1..], ["validated", "validated"], "{v:#}");
+}
+
+/// Item 9: a damaged index file is named, and `index` rebuilds.
+#[test]
+fn item_9_a_damaged_index_is_named_and_rebuilt() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    for (name, body) in [
+        (
+            "a.md",
+            "# Bells\n\nFog bells were rung by hand on the rock in thick weather.\n",
+        ),
+        (
+            "b.md",
+            "# Horns\n\nThe siren replaced the horn at the station in 1870.\n",
+        ),
+    ] {
+        std::fs::write(src.join(name), body).unwrap();
+    }
+    let cfg = config(work.path());
+    let idx = work.path().join("index");
+    let run = |args: &[&str]| {
+        bin()
+            .args(args)
+            .arg("--index-dir")
+            .arg(&idx)
+            .arg("--config")
+            .arg(&cfg)
+            .output()
+            .unwrap()
+    };
+    let s = src.to_str().unwrap();
+    stdout_json(&run(&["index", s, "--json"]));
+    // The side files of the generation in force (their names change with
+    // each rebuild), by kind.
+    let side = |suffix: &str| {
+        std::fs::read_dir(&idx)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                let n = p.file_name().unwrap().to_string_lossy().into_owned();
+                n.starts_with("gen-") && n.ends_with(suffix)
+            })
+    };
+    let kinds = [".ids", ".vectors", ".hnsw.graph", ".hnsw.data"];
+    assert!(kinds.iter().filter(|k| side(k).is_some()).count() >= 3);
+    for kind in kinds {
+        let Some(victim) = side(kind) else { continue };
+        // Damage one file: flip a byte in the middle (or empty it).
+        let mut bytes = std::fs::read(&victim).unwrap();
+        if bytes.is_empty() {
+            continue;
+        }
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x5A;
+        std::fs::write(&victim, &bytes).unwrap();
+        let out = run(&["ask", s, "Who rang the fog bells?", "--no-update"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{victim:?}: {err}");
+        let name = victim.file_name().unwrap().to_string_lossy();
+        assert!(err.contains(&*name) && err.contains("damaged"), "{err}");
+        // `index` notices and rebuilds; then questions work again.
+        let out = run(&["index", s, "--json"]);
+        let r = stdout_json(&out);
+        assert_eq!(r["up_to_date"], false, "{r}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+        let out = run(&["ask", s, "Who rang the fog bells?", "--no-update", "--json"]);
+        let o = stdout_json(&out);
+        assert!(!o["candidates"].as_array().unwrap().is_empty(), "{o}");
+    }
+}
+
+/// Item 15: the filesystem root is refused; an index folder inside the
+/// sources folder is not indexed.
+#[test]
+fn item_15_root_is_refused_and_an_inner_index_is_not_walked() {
+    let out = bin().args(["index", "/"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path();
+    std::fs::write(
+        src.join("a.md"),
+        "# Bells\n\nFog bells were rung by hand on the rock in thick weather.\n",
+    )
+    .unwrap();
+    let idx = src.join("index");
+    let out = bin()
+        .args(["index", src.to_str().unwrap(), "--json", "--index-dir"])
+        .arg(&idx)
+        .output()
+        .unwrap();
+    stdout_json(&out);
+    let again = stdout_json(
+        &bin()
+            .args(["index", src.to_str().unwrap(), "--json", "--index-dir"])
+            .arg(&idx)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(again["up_to_date"], true, "{again}");
+    assert_eq!(again["files_seen"], 1, "{again}");
+}
