@@ -173,7 +173,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::io::Write;
 

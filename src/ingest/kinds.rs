@@ -86,14 +86,18 @@ fn ends_in_page_ref(p: &str) -> bool {
         }
     }
     // "…… 17", "Chapter One     12", "Preface   xii"
-    let Some(ws) = last.rfind(|c: char| c.is_whitespace() || c == '.') else {
+    let Some((ws, sep)) = last
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace() || *c == '.')
+    else {
         return false;
     };
-    let num = &last[ws + 1..];
+    let num = &last[ws + sep.len_utf8()..];
     let num_ok = !num.is_empty()
         && num.len() <= 5
         && (num.chars().all(|c| c.is_ascii_digit()) || num.chars().all(|c| "ivxlc".contains(c)));
-    let gap = &last[..ws + 1];
+    let gap = &last[..ws + sep.len_utf8()];
     num_ok && (gap.ends_with("   ") || gap.trim_end().ends_with(".."))
 }
 

@@ -140,7 +140,11 @@ fn front_matter(text: &str) -> (Option<String>, Option<String>) {
 /// Settle `ex.title` and `ex.author` as the module docs say; `stem` is the
 /// file name without its extension.
 pub fn settle(ex: &mut Extracted, stem: &str) {
-    let head = &ex.text[..ex.text.len().min(16 * 1024)];
+    let mut cut = ex.text.len().min(16 * 1024);
+    while !ex.text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = &ex.text[..cut];
     let (fm_title, fm_author) = front_matter(head);
     let (h_title, h_author) = header_fields(head);
     let mut author = ex.author.take().or(fm_author).or(h_author);

@@ -520,3 +520,81 @@ mod tests {
         assert!(e.starts_with("cannot read"), "{e}");
     }
 }
+
+/// Fuzzing of every loader, driven by proptest so that it runs, bounded, in
+/// every `cargo test`: markup-shaped and random inputs never panic, and
+/// what a loader returns is well formed (blocks inside the text, on char
+/// boundaries), through title settling and chunking.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn markupish() -> impl Strategy<Value = String> {
+        let token = prop::sample::select(vec![
+            "<p>", "</p>", "<span>", "</span>", "<h1>", "</h1>", "<title>", "</title>",
+            "<meta charset=\"latin1\">", "<br>", "<table><tr><td>", "&amp;", "&#x1F600;", "&bogus;",
+            "<w:p>", "</w:p>", "<w:t>", "</w:t>", "<w:t/>", "<w:del>", "</w:del>", "<w:r>",
+            "</w:r>", "<w:txbxContent>", "<w:pStyle w:val=\"Heading1\"/>", "# ", "## ", "\n", "\n\n",
+            "\r\n", "===", "---", "~~~", ".. note::", "`", "``lit``", "*", "**", "_", "[", "](u)",
+            "Title: ", "Author: ", "*** START OF THIS PROJECT GUTENBERG EBOOK X ***",
+            "*** END OF THIS PROJECT GUTENBERG EBOOK X ***", "CONTENTS", "_Page 3_", "  xii",
+            "[Sidenote: x]", "\u{FEFF}", "\u{0}", "\u{1b}[2J", "é", "e\u{301}", "ﬁ", "—", "–", "…",
+            "10⁶", "½", "灯台", "👨\u{200D}👩", "word", "The keeper lit the lamp.", " ", "    ",
+        ]);
+        (prop::collection::vec(token, 0..200), 1usize..120)
+            .prop_map(|(v, rep)| v.concat().repeat(if rep > 100 { rep } else { 1 }))
+    }
+
+    fn check(ex: &mut Extracted) {
+        for b in &ex.blocks {
+            assert!(b.start <= b.end && b.end <= ex.text.len());
+            assert!(ex.text.is_char_boundary(b.start) && ex.text.is_char_boundary(b.end));
+        }
+        metadata::settle(ex, "stem");
+        assert!(ex.title.as_deref().is_some_and(|t| !t.is_empty()));
+        let chunks = crate::chunk::chunk_document("s", "t", ex, Default::default());
+        for c in chunks {
+            assert!(c.start <= c.end);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn every_text_format_survives_markup_and_bytes(
+            text in markupish(),
+            bytes in prop::collection::vec(any::<u8>(), 0..2048),
+        ) {
+            let limits = Limits::default();
+            for format in [Format::Markdown, Format::Text, Format::Rst, Format::Html] {
+                for input in [text.as_bytes(), &bytes[..]] {
+                    if let Ok(mut ex) = extract(format, input, &limits) {
+                        check(&mut ex);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn docx_survives_arbitrary_bodies(text in markupish()) {
+            let bytes = docx::tests::make_docx(&text);
+            if let Ok(mut ex) = extract(Format::Docx, &bytes, &Limits::default()) {
+                check(&mut ex);
+            }
+        }
+
+        #[test]
+        fn pdf_survives_arbitrary_bytes(
+            head in prop::sample::select(vec!["%PDF-1.4\n", "%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n", ""]),
+            bytes in prop::collection::vec(any::<u8>(), 0..1024),
+        ) {
+            let mut input = head.as_bytes().to_vec();
+            input.extend(bytes);
+            if let Ok(mut ex) = extract(Format::Pdf, &input, &Limits::default()) {
+                check(&mut ex);
+            }
+        }
+    }
+}
