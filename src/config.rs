@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(c.gate.min_top_score, 0.1);
         c.embedder = EmbedderKind::Builtin;
         c.settle();
-        assert_eq!(c.gate.min_top_score, 0.2);
+        assert_eq!(c.gate.min_top_score, 0.3);
 
         let set = dir.path().join("set.toml");
         std::fs::write(&set, "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\n").unwrap();

@@ -211,8 +211,10 @@ fn fusion_sweep(
     Ok(rows)
 }
 
+/// Text as validation compares it: an expected phrase is found in a chunk
+/// the way a quote would be (ligatures, dashes, hyphenation folded).
 fn squash(s: &str) -> String {
-    crate::ingest::collapse_ws(s).to_lowercase()
+    crate::validate::normalize(s).text
 }
 
 /// Run every question through the pipeline.

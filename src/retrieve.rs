@@ -27,6 +27,16 @@ pub struct RetrieveConfig {
     pub bm25_weight: f32,
     /// Reciprocal-rank fusion: the k of 1 / (k + rank).
     pub rrf_k: f32,
+    /// How many fused candidates are rescored (by passage windows and term
+    /// coverage) before the pool is cut to `pool`.
+    pub rescore_depth: usize,
+    /// Weight of the best passage window's cosine (a window is one or two
+    /// adjacent sentences of the chunk): a chunk's one answering sentence
+    /// counts even when the rest of the chunk is about something else.
+    pub window_weight: f32,
+    /// Weight of the IDF-weighted share of the question's terms the chunk
+    /// holds.
+    pub coverage_weight: f32,
 }
 
 /// How BM25 and vector hits are fused.
@@ -44,15 +54,21 @@ pub enum Fusion {
 impl Default for RetrieveConfig {
     fn default() -> Self {
         RetrieveConfig {
-            bm25_k: 10,
-            vector_k: 10,
+            bm25_k: 20,
+            vector_k: 20,
             vector_ef: 256,
             pool: 12,
             top_k: 5,
             // Calibrated on eval/questions.json (README, "Retrieval").
             fusion: Fusion::Convex,
+            // Calibrated on the dev halves of eval/music-questions.json and
+            // eval/papers-questions.json and on eval/questions.json
+            // (README, "Retrieval").
             bm25_weight: 0.2,
             rrf_k: 60.0,
+            rescore_depth: 40,
+            window_weight: 0.3,
+            coverage_weight: 0.2,
         }
     }
 }
@@ -72,6 +88,8 @@ pub struct Candidate {
     pub fused: f32,
     /// IDF-weighted share of the query's terms found in the chunk, in [0, 1].
     pub coverage: f32,
+    /// Cosine of the query and the chunk's best passage window.
+    pub window: Option<f32>,
 }
 
 /// The result of retrieval for one query.
@@ -330,14 +348,21 @@ pub fn retrieve(
     }
     let mut candidates: Vec<Candidate> = by_id.into_values().collect();
     fuse(&mut candidates, cfg);
-    candidates.sort_by(|a, b| {
-        b.fused
-            .total_cmp(&a.fused)
-            .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+    let order = |cs: &mut Vec<Candidate>| {
+        cs.sort_by(|a, b| {
+            b.fused
+                .total_cmp(&a.fused)
+                .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+        })
+    };
+    order(&mut candidates);
+    let rescore = cfg.window_weight > 0.0 || cfg.coverage_weight > 0.0;
+    candidates.truncate(if rescore {
+        cfg.rescore_depth.max(cfg.pool)
+    } else {
+        cfg.pool
     });
-    candidates.truncate(cfg.pool);
-    for (i, c) in candidates.iter_mut().enumerate() {
-        c.rank = i + 1;
+    for c in candidates.iter_mut() {
         if total_idf > 0.0 {
             let have: HashSet<String> = index
                 .analyze(&format!(
@@ -354,6 +379,24 @@ pub fn retrieve(
             c.coverage = hit / total_idf;
         }
     }
+    if rescore {
+        if let (Some(e), Some(qv)) = (embedder, &query_vector)
+            && cfg.window_weight > 0.0
+        {
+            window_scores(&mut candidates, e, qv)?;
+        }
+        let window = min_max(candidates.iter().filter_map(|c| c.window).collect());
+        let (ww, cw) = (cfg.window_weight, cfg.coverage_weight);
+        let keep = (1.0 - ww - cw).max(0.0);
+        for c in candidates.iter_mut() {
+            c.fused = keep * c.fused + ww * c.window.map_or(0.0, &window) + cw * c.coverage;
+        }
+        order(&mut candidates);
+        candidates.truncate(cfg.pool);
+    }
+    for (i, c) in candidates.iter_mut().enumerate() {
+        c.rank = i + 1;
+    }
     Ok(Retrieval {
         normalized_query: normalized,
         terms,
@@ -363,6 +406,35 @@ pub fn retrieve(
         unknown_share,
         query_vector,
     })
+}
+
+/// Each candidate's best passage window: the highest cosine between the
+/// query and one sentence or two adjacent sentences of the chunk.
+fn window_scores(candidates: &mut [Candidate], e: &dyn Embedder, qv: &[f32]) -> Result<()> {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut owner: Vec<usize> = Vec::new();
+    for (ci, c) in candidates.iter().enumerate() {
+        let t = c.chunk.text.as_str();
+        let sents = crate::text::sentences(t);
+        for (i, r) in sents.iter().enumerate() {
+            texts.push(&t[r.clone()]);
+            owner.push(ci);
+            if let Some(next) = sents.get(i + 1) {
+                texts.push(&t[r.start..next.end]);
+                owner.push(ci);
+            }
+        }
+    }
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let vs = e.embed(&texts)?;
+    for (v, ci) in vs.iter().zip(owner) {
+        let s = dot(qv, v);
+        let w = &mut candidates[ci].window;
+        *w = Some(w.map_or(s, |x| x.max(s)));
+    }
+    Ok(())
 }
 
 /// Set every candidate's fusion score.
@@ -484,6 +556,7 @@ fn blank(chunk: Chunk) -> Candidate {
         vector_rank: None,
         fused: 0.0,
         coverage: 0.0,
+        window: None,
     }
 }
 

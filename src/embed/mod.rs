@@ -50,7 +50,8 @@ impl EmbedderKind {
     pub fn calibrated_min_top_score(self) -> f32 {
         match self {
             EmbedderKind::Minilm => 0.1,
-            EmbedderKind::None | EmbedderKind::Builtin | EmbedderKind::Openai => 0.2,
+            EmbedderKind::Builtin => 0.3,
+            EmbedderKind::None | EmbedderKind::Openai => 0.2,
         }
     }
 }

@@ -30,7 +30,7 @@ use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 4;
+const CHUNKER_VERSION: u32 = 5;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -191,6 +191,7 @@ impl Index {
                 dir.display()
             )
         })?;
+        schema::register(&index);
         let metas = index.load_metas()?;
         let generation = metas
             .payload
@@ -334,7 +335,7 @@ impl Index {
     }
 
     /// Number of chunks whose body, location or title holds the analysed
-    /// terms of `phrase` next to each other, in order (the largest count).
+    /// terms of `phrase` in order, at most two words apart (the largest count).
     pub fn phrase_freq(&self, phrase: &str) -> u64 {
         let terms = self.analyze(phrase);
         if terms.len() < 2 {
@@ -342,7 +343,11 @@ impl Index {
         }
         let searcher = self.reader.searcher();
         self.max_over_text_fields(|f| {
-            let q = PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(f, t)).collect());
+            let mut q =
+                PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(f, t)).collect());
+            // A possessive or an article may sit between the words of a
+            // name as the source writes it ("Macpherson's Ossian").
+            q.set_slop(2);
             searcher.search(&q, &Count).unwrap_or(0) as u64
         })
     }
@@ -360,13 +365,12 @@ impl Index {
         self.text_fields().into_iter().map(count).max().unwrap_or(0)
     }
 
-    /// Run `text` through the index's analyzer (lower-case + English stem).
+    /// Run `text` through the analyzer of the body field (the one this
+    /// index was built with).
     pub fn analyze(&self, text: &str) -> Vec<String> {
-        let mut tok = self
-            .index
-            .tokenizers()
-            .get(schema::ANALYZER)
-            .expect("en_stem is registered by tantivy");
+        let Ok(mut tok) = self.index.tokenizer_for_field(self.fields.body) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         let mut stream = tok.token_stream(text);
         while let Some(t) = stream.next() {
@@ -500,10 +504,21 @@ pub fn update(
     } else {
         None
     };
+    // An index of another schema (an older analyzer) is rebuilt from scratch.
+    let opened = match opened {
+        Some(i) if i.schema() != tschema => {
+            drop(i);
+            std::fs::remove_dir_all(&tdir)?;
+            std::fs::create_dir_all(&tdir)?;
+            None
+        }
+        other => other,
+    };
     let index = match opened {
         Some(i) => i,
         None => tantivy::Index::create_in_dir(&tdir, tschema)?,
     };
+    schema::register(&index);
 
     // The generation in force, if any, and whether it can be reused.
     let previous: Option<Manifest> = index

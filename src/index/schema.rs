@@ -20,8 +20,25 @@ pub struct Fields {
     pub vector: Field,
 }
 
-/// English stemming analyzer, registered by Tantivy by default.
-pub const ANALYZER: &str = "en_stem";
+/// The analyzer of the text fields: words (letters and digits), lower-cased,
+/// folded to ASCII ("Méhul" finds "Mehul" and back), English-stemmed.
+/// Registered on every opened index by [`register`].
+pub const ANALYZER: &str = "en_fold";
+
+/// Register [`ANALYZER`] on `index` (tokenizers are not stored in the index).
+pub fn register(index: &tantivy::Index) {
+    use tantivy::tokenizer::{
+        AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+        TextAnalyzer,
+    };
+    let analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .filter(Stemmer::new(Language::English))
+        .build();
+    index.tokenizers().register(ANALYZER, analyzer);
+}
 
 pub fn build() -> (Schema, Fields) {
     let mut b = Schema::builder();
