@@ -33,6 +33,78 @@ pub struct Claim {
     /// 1-based snippet numbers cited.
     pub citations: Vec<usize>,
     pub issue: Option<ClaimIssue>,
+    /// Does what it cites support it ([`crate::support`])? The best label
+    /// over its cited quotes; None when it cites no located quote.
+    #[serde(default)]
+    pub support: Option<crate::support::Support>,
+    /// The evidence for that label, in words.
+    #[serde(default)]
+    pub support_reason: Option<String>,
+    /// Other claims of this answer (1-based) that give a different value
+    /// for the same thing, with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inconsistent_with: Vec<(usize, String)>,
+}
+
+impl Claim {
+    /// Marked for the author: a citation problem, or a citation that does
+    /// not support the sentence.
+    pub fn flagged(&self) -> bool {
+        self.issue.is_some()
+            || self.support.is_some_and(|s| s.unsupported())
+            || !self.inconsistent_with.is_empty()
+    }
+}
+
+/// A claim's text without its `[n]` markers (they are not numbers it states).
+fn without_markers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for (r, _) in citation_markers(s) {
+        if r.start >= at {
+            out.push_str(&s[at..r.start]);
+            at = r.end;
+        }
+    }
+    out.push_str(&s[at..]);
+    out
+}
+
+/// Mark every pair of claims that state different values for the same
+/// thing (A3, within one answer).
+pub fn check_consistency(claims: &mut [Claim]) {
+    let texts: Vec<String> = claims.iter().map(|c| without_markers(&c.text)).collect();
+    for i in 0..claims.len() {
+        for k in i + 1..claims.len() {
+            if let Some(why) = crate::support::inconsistent(&texts[i], &texts[k]) {
+                claims[i].inconsistent_with.push((k + 1, why.clone()));
+                claims[k].inconsistent_with.push((i + 1, why));
+            }
+        }
+    }
+}
+
+/// Judge every claim against the quotes it cites: `quotes[n - 1]` is the
+/// source's own words for snippet `n` and its chunk's text, when it was
+/// located.
+pub fn judge_support(
+    claims: &mut [Claim],
+    quotes: &[Option<(&str, &str)>],
+    cfg: &crate::support::SupportConfig,
+) {
+    for c in claims.iter_mut() {
+        let text = without_markers(&c.text);
+        let js: Vec<crate::support::Judgement> = c
+            .citations
+            .iter()
+            .filter_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())
+            .map(|(quote, chunk)| crate::support::judge(&text, quote, Some(chunk), cfg))
+            .collect();
+        if let Some(best) = crate::support::best(js) {
+            c.support = Some(best.label);
+            c.support_reason = Some(best.reason);
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +189,9 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
                 text,
                 citations: cites,
                 issue,
+                support: None,
+                support_reason: None,
+                inconsistent_with: Vec::new(),
             });
         }
     }
@@ -163,10 +238,14 @@ pub fn confidence(
     };
     let validated = statuses.iter().filter(|s| **s == Status::Validated).count();
     let flagged = statuses.iter().filter(|s| **s == Status::Flagged).count();
-    if validated == 0 || claims.iter().any(|c| c.issue.is_some()) {
+    if validated == 0 || claims.iter().any(Claim::flagged) {
         return Confidence::Low;
     }
-    if top >= high_score && flagged == 0 {
+    // A claim its quotes support only in part keeps the answer at medium.
+    let partial = claims
+        .iter()
+        .any(|c| c.support == Some(crate::support::Support::Partial));
+    if top >= high_score && flagged == 0 && !partial {
         Confidence::High
     } else {
         Confidence::Medium

@@ -27,6 +27,7 @@ pub struct Config {
     pub budget: BudgetConfig,
     pub extract: ExtractConfig,
     pub validate: crate::validate::ValidateConfig,
+    pub support: crate::support::SupportConfig,
     pub limits: LimitsConfig,
     /// The config file set `gate.min_top_score` (else the embedder's
     /// calibrated value applies: [`Config::settle`]).
@@ -48,6 +49,7 @@ impl Default for Config {
             budget: Default::default(),
             extract: Default::default(),
             validate: Default::default(),
+            support: Default::default(),
             limits: Default::default(),
             min_top_score_set: false,
         }

@@ -17,6 +17,7 @@ pub mod ingest;
 pub mod llm;
 pub mod pipeline;
 pub mod retrieve;
+pub mod support;
 pub mod text;
 pub mod validate;
 pub mod verify;

@@ -352,7 +352,24 @@ pub fn ask_with(
     } else if outcome.counts.dropped == outcome.snippets.len() {
         outcome.gate = post_gate(&decision, Reason::AllSnippetsDropped);
     } else {
-        let claims = answer::check_claims(&extraction.summary, &statuses);
+        let mut claims = answer::check_claims(&extraction.summary, &statuses);
+        // Support: each claim against the source's own words of what it cites.
+        let chunk_text = |id: &str| {
+            pool.iter()
+                .find(|c| c.chunk.id == id)
+                .map(|c| c.chunk.text.as_str())
+        };
+        let quotes: Vec<Option<(&str, &str)>> = outcome
+            .snippets
+            .iter()
+            .map(|s| {
+                let copy = s.copy_text.as_deref()?;
+                let chunk = s.spans.first().and_then(|sp| chunk_text(&sp.chunk_id));
+                Some((copy, chunk.unwrap_or(copy)))
+            })
+            .collect();
+        answer::judge_support(&mut claims, &quotes, &cfg.support);
+        answer::check_consistency(&mut claims);
         let top = match &scores {
             // A reranker score of 3 ("contains the answer") is high.
             Some(_) => decision

@@ -295,3 +295,58 @@ fn item_1_and_3_cut_words_and_the_models_own_citation() {
         "{s:#}"
     );
 }
+
+/// Issue 16: each claim is judged against the quote it cites, through
+/// `ask --engine llm`; unsupported and inconsistent claims are marked and
+/// lower the confidence, and no quote's status changes because of it.
+#[test]
+fn claims_are_judged_against_what_they_cite() {
+    let reply = json!({
+        "snippets": [
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.9},
+            {"content": "The work took roughly twelve years and was finished under his son, Ptolemy II Philadelphus, around 280 BC.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.8}
+        ],
+        "summary": "The architect was Sostratus of Cnidus [1]. The architect was Sostratus of Rhodes [1]. The keepers ate fish every Friday [1]. The tower was finished around 280 BC [2]. The tower was finished around 270 BC [2].",
+        "noResults": false
+    })
+    .to_string();
+    let mock = Mock::with(move |r| {
+        if is_rerank(r) {
+            ok(&json!({ "score": 3 }).to_string())
+        } else {
+            ok(&reply)
+        }
+    });
+    let o = ask(&mock, &[]);
+    let claims = o["answer"]["claims"].as_array().unwrap();
+    let support: Vec<&str> = claims
+        .iter()
+        .map(|c| c["support"].as_str().unwrap_or("-"))
+        .collect();
+    assert_eq!(
+        support,
+        [
+            "entails",
+            "contradicts",
+            "irrelevant",
+            "entails",
+            "contradicts"
+        ],
+        "{claims:#?}"
+    );
+    assert!(
+        claims[4]["support_reason"]
+            .as_str()
+            .unwrap()
+            .contains("270"),
+        "{claims:#?}"
+    );
+    // A3: the two dates for the same finish contradict each other.
+    assert_eq!(claims[3]["inconsistent_with"][0][0], 5, "{claims:#?}");
+    assert_eq!(claims[4]["inconsistent_with"][0][0], 4, "{claims:#?}");
+    assert_eq!(o["answer"]["confidence"], "low");
+    // Quotes keep their verdicts.
+    assert_eq!(o["counts"]["validated"], 2);
+}

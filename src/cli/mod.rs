@@ -97,11 +97,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Evaluate retrieval and refusals on a question file.
+    /// Evaluate retrieval and refusals on a question file, or the claim
+    /// support judge on labelled pairs (--claims).
     Eval {
         dir: PathBuf,
-        #[arg(long, value_name = "FILE")]
-        questions: PathBuf,
+        /// Question set (JSON: see eval/questions.json).
+        #[arg(long, value_name = "FILE", required_unless_present = "claims")]
+        questions: Option<PathBuf>,
+        /// Labelled (claim, quote) pairs (JSON: see eval/claims.json): print
+        /// the support judge's confusion matrix, recall, precision and F1.
+        #[arg(long, value_name = "FILE", conflicts_with = "questions")]
+        claims: Option<PathBuf>,
         #[arg(long)]
         json: bool,
         /// Also sweep the gate's thresholds (for calibration).
@@ -380,14 +386,30 @@ fn run(cli: Cli) -> Result<i32> {
             top_k,
             split,
             report: report_file,
+            claims,
         }) => {
+            if split.as_deref().is_some_and(|s| s != "dev" && s != "test") {
+                bail_usage("--split must be dev or test")?;
+            }
+            if let Some(claims) = claims {
+                let config = Config::load(common.config.as_deref())?;
+                let report = crate::eval::run_claims(&claims, split.as_deref(), &config)?;
+                if let Some(f) = &report_file {
+                    std::fs::write(f, serde_json::to_string_pretty(&report)?)
+                        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", f.display()))?;
+                }
+                if json {
+                    println!("{}", serde_json::to_string_pretty(&report)?);
+                } else {
+                    print_claims(&report);
+                }
+                return Ok(0);
+            }
+            let questions = questions.expect("clap requires --questions without --claims");
             check_sources(&dir, common.force)?;
             let mut ctx = Ctx::new(&common)?;
             if let Some(k) = top_k {
                 ctx.config.retrieve.top_k = k.max(1);
-            }
-            if split.as_deref().is_some_and(|s| s != "dev" && s != "test") {
-                bail_usage("--split must be dev or test")?;
             }
             let set = crate::eval::QuestionSet::load(&questions)?.only_split(split.as_deref());
             let idx = index_dir(&common, &dir)?;
@@ -562,13 +584,25 @@ fn print_outcome(o: &QueryOutcome) {
     let _ = writeln!(out, "Confidence: {:?}", o.answer.confidence);
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", clean(&o.answer.text, true));
-    for c in o.answer.claims.iter().filter(|c| c.issue.is_some()) {
-        let _ = writeln!(
-            out,
-            "  ! {}: {}",
-            c.issue.map(|i| i.describe()).unwrap_or(""),
-            clean(&c.text, false)
-        );
+    for c in o.answer.claims.iter().filter(|c| c.flagged()) {
+        let why = match (c.issue, c.support) {
+            (Some(i), _) => i.describe().to_string(),
+            (None, Some(s)) if s.unsupported() => format!(
+                "{} ({})",
+                match s {
+                    crate::support::Support::Contradicts => "contradicted by its quote",
+                    _ => "its quote does not support it",
+                },
+                c.support_reason.as_deref().unwrap_or("")
+            ),
+            (None, _) => c
+                .inconsistent_with
+                .iter()
+                .map(|(n, why)| format!("inconsistent with claim {n} ({why})"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let _ = writeln!(out, "  ⚑ {}: {}", clean(&why, false), clean(&c.text, false));
     }
     if !o.snippets.is_empty() {
         let _ = writeln!(
@@ -604,6 +638,40 @@ fn print_outcome(o: &QueryOutcome) {
                 );
             }
         }
+    }
+}
+
+fn print_claims(r: &crate::eval::ClaimsReport) {
+    let mut out = std::io::stdout().lock();
+    let labels = ["entails", "partial", "contradicts", "irrelevant"];
+    let _ = writeln!(out, "{} pairs, accuracy {:.3}", r.pairs, r.accuracy);
+    let _ = writeln!(out, "\nconfusion (rows: label, columns: judged)");
+    let _ = writeln!(
+        out,
+        "  {:<12} {}",
+        "",
+        labels.map(|l| format!("{l:>11}")).join("")
+    );
+    for gold in labels {
+        let row = r.confusion.get(gold);
+        let cells =
+            labels.map(|g| format!("{:>11}", row.and_then(|x| x.get(g)).copied().unwrap_or(0)));
+        let _ = writeln!(out, "  {gold:<12} {}", cells.join(""));
+    }
+    let d = &r.hallucinated;
+    let _ = writeln!(
+        out,
+        "\nunsupported claims (contradicts + irrelevant): recall {:.3}, precision {:.3}, F1 {:.3}",
+        d.recall, d.precision, d.f1
+    );
+    let t = &r.topical;
+    let _ = writeln!(
+        out,
+        "topically close only:                         recall {:.3}, precision {:.3}, F1 {:.3}",
+        t.recall, t.precision, t.f1
+    );
+    for (how, rec) in &r.recall_by_how {
+        let _ = writeln!(out, "  recall, {how:<16} {rec:.3}");
     }
 }
 

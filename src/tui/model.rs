@@ -80,8 +80,11 @@ pub struct Board {
     pub chunks: Vec<ChunkView>,
     pub snippets: Vec<SnippetView>,
     pub answer: Vec<AnswerLine>,
-    /// (claim text, issue words) for claims with an issue, sanitized.
-    pub issues: Vec<(String, &'static str)>,
+    /// (claim text, issue words) for flagged claims (a citation problem or
+    /// a citation that does not support them), sanitized.
+    pub issues: Vec<(String, String)>,
+    /// How many of those are support problems (the rest: citations).
+    pub unsupported: usize,
     /// Every citation marker in reading order: (answer line, snippet n).
     pub citations: Vec<(usize, usize)>,
 }
@@ -181,11 +184,31 @@ impl Board {
                 citations.push((i, n));
             }
         }
+        let mut unsupported = 0;
         let issues = outcome
             .answer
             .claims
             .iter()
-            .filter_map(|c| c.issue.map(|i| (clean(&c.text), i.describe())))
+            .filter_map(|c| {
+                if let Some(i) = c.issue {
+                    return Some((clean(&c.text), i.describe().to_string()));
+                }
+                if let Some((n, why)) = c.inconsistent_with.first() {
+                    unsupported += 1;
+                    return Some((
+                        clean(&c.text),
+                        clean(&format!("inconsistent with claim {n}: {why}")),
+                    ));
+                }
+                let s = c.support.filter(|s| s.unsupported())?;
+                unsupported += 1;
+                let what = match s {
+                    crate::support::Support::Contradicts => "contradicted by its quote",
+                    _ => "its quote does not support it",
+                };
+                let why = c.support_reason.as_deref().unwrap_or("");
+                Some((clean(&c.text), clean(&format!("{what}: {why}"))))
+            })
             .collect();
         Board {
             outcome,
@@ -193,6 +216,7 @@ impl Board {
             snippets,
             answer,
             issues,
+            unsupported,
             citations,
         }
     }

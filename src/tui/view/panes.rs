@@ -491,7 +491,23 @@ pub fn answer(app: &mut App, f: &mut Frame, area: Rect) {
                     let segs = answer_line(app, b, li, &line.text, &t, sel);
                     w.push(&segs, width);
                 }
-                let n = b.issues.len();
+                let n = b.issues.len() - b.unsupported;
+                if b.unsupported > 0 {
+                    w.push(&[], width);
+                    let u = b.unsupported;
+                    w.push(
+                        &[Seg::new(
+                            format!(
+                                "⚑ {u} claim{} not supported by what {} cite{}",
+                                if u == 1 { "" } else { "s" },
+                                if u == 1 { "it" } else { "they" },
+                                if u == 1 { "s" } else { "" }
+                            ),
+                            t.claim_issue(),
+                        )],
+                        width,
+                    );
+                }
                 if n > 0 {
                     w.push(&[], width);
                     w.push(
