@@ -159,6 +159,7 @@ fn opts(max_tokens: usize) -> UpdateOptions {
             hard_max_tokens: max_tokens * 4,
         },
         limits: Default::default(),
+        replace_other_sources: true,
     }
 }
 

@@ -608,3 +608,64 @@ fn global_options_may_come_before_the_subcommand() {
     let r = json(&out);
     assert_eq!(r["files_indexed"], 15);
 }
+
+/// Issue 15: `ask --json | head -c 1` ends quietly (exit 0, no panic).
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let idx = tempfile::tempdir().unwrap();
+    let mut child = bin()
+        .args([
+            "ask",
+            samples().to_str().unwrap(),
+            "Who was the architect of the Pharos of Alexandria?",
+            "--json",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the answer is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+/// Issue 15: one index folder belongs to one sources folder; reusing it
+/// for another is refused unless --force.
+#[test]
+fn an_index_folder_is_not_silently_reused_for_another_folder() {
+    let (a, b, idx) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    std::fs::write(
+        a.path().join("a.md"),
+        "# A\n\nThe keeper lit the lamp at dusk.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        b.path().join("b.md"),
+        "# B\n\nThe bell rang in the fog all night.\n",
+    )
+    .unwrap();
+    let index = |dir: &Path, force: bool| {
+        let mut c = bin();
+        c.args(["index", dir.to_str().unwrap(), "--json", "--index-dir"])
+            .arg(idx.path());
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    json(&index(a.path(), false));
+    let out = index(b.path(), false);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another folder"));
+    let r = json(&index(b.path(), true));
+    assert_eq!(r["files_indexed"], 1);
+}

@@ -60,7 +60,8 @@ struct Common {
     #[arg(long, global = true)]
     no_rerank: bool,
     /// Allow the filesystem root or your home folder itself as the sources
-    /// folder (refused by default: it would index the whole disk).
+    /// folder (refused by default: it would index the whole disk), and
+    /// replace an index folder that holds another folder's index.
     #[arg(long, global = true)]
     force: bool,
 }
@@ -69,6 +70,7 @@ struct Common {
 enum Command {
     /// Build or update the index of a sources folder.
     Index {
+        /// The folder that holds your sources.
         dir: PathBuf,
         /// Print the report as JSON.
         #[arg(long)]
@@ -76,7 +78,9 @@ enum Command {
     },
     /// Run the whole pipeline once and print the outcome.
     Ask {
+        /// The folder that holds your sources.
         dir: PathBuf,
+        /// Your question, in quotes.
         question: String,
         /// Print the whole QueryOutcome as JSON.
         #[arg(long)]
@@ -90,16 +94,19 @@ enum Command {
     },
     /// Check quotes (JSON lines, or a Markdown/text draft) against the sources.
     Verify {
+        /// The folder that holds your sources.
         dir: PathBuf,
         /// JSON lines {"quote": "...", "source": "optional"} or a draft.
         #[arg(long, value_name = "FILE")]
         quotes: PathBuf,
+        /// Print the results as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Evaluate retrieval and refusals on a question file, or the claim
     /// support judge on labelled pairs (--claims).
     Eval {
+        /// The folder that holds your sources.
         dir: PathBuf,
         /// Question set (JSON: see eval/questions.json).
         #[arg(long, value_name = "FILE", required_unless_present = "claims")]
@@ -108,11 +115,13 @@ enum Command {
         /// the support judge's confusion matrix, recall, precision and F1.
         #[arg(long, value_name = "FILE", conflicts_with = "questions")]
         claims: Option<PathBuf>,
+        /// Print the whole report as JSON.
         #[arg(long)]
         json: bool,
         /// Also sweep the gate's thresholds (for calibration).
         #[arg(long)]
         sweep: bool,
+        /// Chunks kept after retrieval (recall is counted at this k).
         #[arg(long, value_name = "N")]
         top_k: Option<usize>,
         /// Only the questions of this split: dev (calibrate on it) or test
@@ -146,6 +155,8 @@ pub fn main() -> i32 {
 
 struct Ctx {
     config: Config,
+    /// --force: replace an index built for another folder.
+    force: bool,
     embedder: Option<Box<dyn Embedder>>,
     llm: Option<(crate::llm::LlmClient, crate::llm::Prompts)>,
 }
@@ -189,6 +200,7 @@ impl Ctx {
         };
         Ok(Ctx {
             config,
+            force: common.force,
             embedder,
             llm,
         })
@@ -251,6 +263,7 @@ fn update(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<
     let opts = UpdateOptions {
         chunk: ctx.config.chunk,
         limits: ctx.config.limits.limits(),
+        replace_other_sources: ctx.force,
     };
     let mut last = String::new();
     let mut progress = |p: Progress| {
@@ -318,7 +331,7 @@ fn run(cli: Cli) -> Result<i32> {
             let idx = index_dir(&common, &dir)?;
             let report = update(&ctx, &dir, &idx, !json && atty_stderr())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                emit_json(&report)?;
             } else {
                 print_index_report(&report);
             }
@@ -354,7 +367,7 @@ fn run(cli: Cli) -> Result<i32> {
             )?;
             log_outcome(&outcome, common.debug);
             if json {
-                println!("{}", serde_json::to_string_pretty(&outcome)?);
+                emit_json(&outcome)?;
             } else {
                 print_outcome(&outcome);
             }
@@ -372,7 +385,7 @@ fn run(cli: Cli) -> Result<i32> {
             check_embedder(&index, &ctx)?;
             let results = crate::verify::verify(&index, ctx.embedder(), &inputs, &ctx.config)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&results)?);
+                emit_json(&results)?;
             } else {
                 print_verify(&results);
             }
@@ -399,7 +412,7 @@ fn run(cli: Cli) -> Result<i32> {
                         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", f.display()))?;
                 }
                 if json {
-                    println!("{}", serde_json::to_string_pretty(&report)?);
+                    emit_json(&report)?;
                 } else {
                     print_claims(&report);
                 }
@@ -429,12 +442,23 @@ fn run(cli: Cli) -> Result<i32> {
                     .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", f.display()))?;
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                emit_json(&report)?;
             } else {
                 print_eval(&report);
             }
             Ok(0)
         }
+    }
+}
+
+/// Print `value` as pretty JSON on stdout. A closed pipe (`| head`) ends
+/// the program quietly with success, as ripgrep does, instead of a panic.
+fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => Ok(r?),
     }
 }
 
@@ -522,6 +546,12 @@ fn atty_stderr() -> bool {
 
 fn print_index_report(r: &UpdateReport) {
     let mut out = std::io::stdout().lock();
+    if r.files_seen == 0 {
+        eprintln!(
+            "warning: no files in this folder; add your notes, articles, PDFs or Word files \
+             (.md .txt .rst .html .pdf .docx) and run index again"
+        );
+    }
     if r.up_to_date {
         let _ = writeln!(
             out,

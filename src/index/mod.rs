@@ -465,6 +465,9 @@ pub struct UpdateReport {
 pub struct UpdateOptions {
     pub chunk: ChunkConfig,
     pub limits: Limits,
+    /// Replace an index that was built for another sources folder (else
+    /// that is an error: one index folder, one sources folder).
+    pub replace_other_sources: bool,
 }
 
 /// Build or incrementally update the index of `sources` in `dir`.
@@ -528,6 +531,18 @@ pub fn update(
         .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
         .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
         .filter(|m| m.format == MANIFEST_FORMAT);
+    let canonical = sources.canonicalize()?.to_string_lossy().into_owned();
+    if let Some(m) = &previous
+        && m.sources != canonical
+        && !opts.replace_other_sources
+    {
+        bail!(
+            "the index folder {} holds the index of another folder ({}); \
+             choose another --index-dir, or pass --force to replace that index",
+            dir.display(),
+            crate::text::sanitize_for_terminal(&m.sources, false)
+        );
+    }
     // A damaged previous generation is not reused: everything is rebuilt.
     let damaged_previous = previous.as_ref().and_then(|m| {
         m.damaged_file(dir).or_else(|| {

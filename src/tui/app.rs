@@ -613,7 +613,10 @@ impl App {
                 (_, KeyCode::Char('k') | KeyCode::Up) => Action::Up,
                 (_, KeyCode::PageDown) => Action::PageDown,
                 (_, KeyCode::PageUp) => Action::PageUp,
-                (_, KeyCode::Char('q')) => Action::Quit,
+                (_, KeyCode::Char('g') | KeyCode::Home) => Action::Top,
+                (_, KeyCode::Char('G') | KeyCode::End) => Action::Bottom,
+                // q and Esc close a popup; they never quit from one.
+                (_, KeyCode::Char('q')) => Action::Escape,
                 (Popup::Help, KeyCode::Char('?')) => Action::ToggleHelp,
                 (Popup::Inspect, KeyCode::Char('d')) => Action::ToggleInspect,
                 (Popup::Skipped, KeyCode::Char('s')) => Action::ToggleSkipped,
@@ -640,6 +643,13 @@ impl App {
                 KeyCode::Char(c) if !ctrl => Some(Action::Char(c)),
                 _ => None,
             };
+        }
+        // Unbound modified keys do nothing (Ctrl-X is not x).
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
+        if !plain && !matches!(key.code, KeyCode::Char('d' | 'u')) {
+            return None;
         }
         Some(match key.code {
             KeyCode::Char('q') => Action::Quit,

@@ -235,6 +235,7 @@ fn spawn_index(
             let opts = UpdateOptions {
                 chunk: config.chunk,
                 limits: config.limits.limits(),
+                replace_other_sources: false,
             };
             let mut last: Option<Progress> = None;
             let mut progress = |p: Progress| {

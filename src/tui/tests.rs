@@ -512,3 +512,26 @@ fn resizing_down_to_tiny_does_not_panic() {
         key(&mut app, KeyCode::Esc);
     }
 }
+
+/// Issue 15: q closes help instead of quitting; G scrolls help to its end;
+/// Ctrl-X is not x.
+#[test]
+fn modal_keys_act_on_the_popup_and_modified_keys_do_nothing() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('?'));
+    assert_eq!(app.popup, Some(Popup::Help));
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.popup, Some(Popup::Help), "G closed help");
+    let _ = render(&mut app, 80, 24);
+    assert!(app.popup_scroll > 0, "G did not scroll help");
+    key(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "q in help quit the app");
+    assert_eq!(app.popup, None);
+    let hidden = app.hide_flagged;
+    app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::CONTROL));
+    assert_eq!(app.hide_flagged, hidden, "Ctrl-X acted like x");
+    key(&mut app, KeyCode::Char('x'));
+    assert_ne!(app.hide_flagged, hidden);
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.quit);
+}
