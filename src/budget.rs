@@ -105,6 +105,8 @@ mod tests {
             end: 0,
             ordinal: 0,
             tokens: 0,
+            line: None,
+            page: None,
         }
     }
 

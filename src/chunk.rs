@@ -24,6 +24,29 @@ pub struct Chunk {
     pub end: usize,
     pub ordinal: u32,
     pub tokens: u32,
+    /// 1-based line of the file where the chunk starts (text formats).
+    #[serde(default)]
+    pub line: Option<u32>,
+    /// 1-based page of the chunk (paged formats; a chunk never crosses a
+    /// page, so this is the page of every quote in it).
+    #[serde(default)]
+    pub page: Option<u32>,
+}
+
+impl Chunk {
+    /// Where the chars `start..` of this chunk are, for an author: "p. 12"
+    /// or "line 412" (or None when the format has neither).
+    pub fn place_of(&self, start: usize) -> Option<String> {
+        if let Some(p) = self.page {
+            return Some(format!("p. {p}"));
+        }
+        let first = self.line?;
+        let before = crate::text::slice_chars(&self.text, 0, start);
+        Some(format!(
+            "line {}",
+            first as usize + before.matches('\n').count()
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -40,6 +63,8 @@ impl Chunk {
             end: text.chars().count(),
             ordinal: 0,
             tokens: 0,
+            line: None,
+            page: None,
         }
     }
 }
@@ -83,9 +108,22 @@ struct Builder<'a> {
     // Incremental byte -> char offset conversion (chunks arrive in order).
     last_byte: usize,
     last_char: usize,
+    // The same for lines.
+    line_byte: usize,
+    line: u32,
 }
 
 impl Builder<'_> {
+    /// 1-based line of byte `b` (incremental: chunks arrive in order).
+    fn line_at(&mut self, b: usize) -> u32 {
+        if b < self.line_byte {
+            (self.line_byte, self.line) = (0, 1);
+        }
+        self.line += self.ex.text[self.line_byte..b].matches('\n').count() as u32;
+        self.line_byte = b;
+        self.line
+    }
+
     fn char_at(&mut self, b: usize) -> usize {
         if b < self.last_byte {
             self.last_byte = 0;
@@ -130,6 +168,7 @@ impl Builder<'_> {
         let text = self.ex.text[first.start..last.end].to_string();
         let end = start + text.chars().count();
         let ordinal = self.chunks.len() as u32;
+        let line = self.ex.text_is_file.then(|| self.line_at(first.start));
         self.chunks.push(Chunk {
             id: format!("{}#{}", self.source_id, ordinal),
             source_id: self.source_id.to_string(),
@@ -140,13 +179,19 @@ impl Builder<'_> {
             end,
             ordinal,
             tokens: self.current_tokens as u32,
+            line,
+            page: first.page,
         });
         self.current.clear();
         self.current_tokens = 0;
     }
 
     fn add(&mut self, p: Piece) {
-        if !self.current.is_empty() && self.current_tokens + p.tokens > self.cfg.max_tokens {
+        // Full, or a new page: a chunk never crosses a page.
+        if !self.current.is_empty()
+            && (self.current_tokens + p.tokens > self.cfg.max_tokens
+                || self.current.last().is_some_and(|l| l.page != p.page))
+        {
             self.flush();
         }
         self.current.push(p);
@@ -246,6 +291,8 @@ pub fn chunk_document(
         headings: Vec::new(),
         last_byte: 0,
         last_char: 0,
+        line_byte: 0,
+        line: 1,
     };
     for block in &ex.blocks {
         match &block.kind {
@@ -344,5 +391,42 @@ mod tests {
             assert!(!c.text.starts_with(' ') && !c.text.ends_with(' '));
             assert!(c.text.split(' ').all(|w| w == "word"));
         }
+    }
+
+    /// Issue 11: a text file's quotes are cited by line; a Gutenberg
+    /// banner and a contents list are never chunked (so never quoted); the
+    /// quote text of a CRLF file has no CR and no doubled spaces.
+    #[test]
+    fn lines_banners_contents_and_crlf() {
+        let src = "Project Gutenberg's Fog, by A. Keeper\r\n\r\nThis eBook is for the use of anyone anywhere.\r\n\r\n*** START OF THIS PROJECT GUTENBERG EBOOK FOG ***\r\n\r\nCONTENTS\r\n\r\n    Bells  ....... 3\r\n    Horns  ....... 9\r\n\r\nCHAPTER I\r\n\r\nThe bell was rung by hand\r\nin  thick weather.\r\n\r\n*** END OF THIS PROJECT GUTENBERG EBOOK FOG ***\r\n";
+        let ex = extract(Format::Text, src.as_bytes(), &Limits::default()).unwrap();
+        let cs = chunk_document("fog.txt", "Fog", &ex, ChunkConfig::default());
+        let all: String = cs.iter().map(|c| c.text.as_str()).collect();
+        assert!(
+            !all.contains("START OF") && !all.contains("eBook is for"),
+            "{all:?}"
+        );
+        assert!(!all.contains("Horns"), "{all:?}");
+        let c = cs
+            .iter()
+            .find(|c| c.text.contains("bell was rung"))
+            .unwrap();
+        assert_eq!(c.line, Some(14));
+        let at = c.text.chars().position(|x| x == 'i').unwrap();
+        let v = crate::validate::validate(
+            "rung by hand in thick weather",
+            "fog.txt",
+            &[crate::validate::ChunkRef {
+                id: &c.id,
+                source_id: &c.source_id,
+                text: &c.text,
+            }],
+            &Default::default(),
+        );
+        assert_eq!(
+            v.copy_text.as_deref(),
+            Some("rung by hand in thick weather")
+        );
+        assert_eq!(c.place_of(at).as_deref(), Some("line 15"));
     }
 }

@@ -25,6 +25,8 @@ pub struct CandidateOut {
     pub source_id: String,
     pub source_title: String,
     pub location: String,
+    /// Where the chunk starts in its file: "p. 12" or "line 412".
+    pub place: Option<String>,
     pub text: String,
     pub bm25: Option<f32>,
     pub bm25_rank: Option<usize>,
@@ -54,6 +56,9 @@ pub struct SnippetOut {
     /// Where the quote is, from the index: the heading chain or page of the
     /// chunk validation located it in (in the cited source), else empty.
     pub location: String,
+    /// Where the quote is in its file, for a citation: "p. 12" (the page
+    /// the quote is on) or "line 412" (the line it starts on).
+    pub place: Option<String>,
     /// What the extractor said the title and location were, when they
     /// differ from the index's: shown only as "the model said".
     pub model_source_title: Option<String>,
@@ -400,6 +405,7 @@ fn candidate_out(c: &Candidate, cfg: &Config) -> CandidateOut {
         source_id: c.chunk.source_id.clone(),
         source_title: c.chunk.source_title.clone(),
         location: c.chunk.location.clone(),
+        place: c.chunk.place_of(0),
         text: c.chunk.text.clone(),
         bm25: c.bm25,
         bm25_rank: c.bm25_rank,
@@ -499,6 +505,9 @@ fn validate_snippets(
             source_id: s.source_id.clone(),
             model_source_title: differs(&s.source_title, &title),
             model_source_location: differs(&s.source_location, &location),
+            place: located
+                .as_ref()
+                .and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
             source_title: title,
             location,
             relevance: s.relevance,

@@ -289,8 +289,9 @@ pub fn retrieve(
         .filter(|(_, _, df)| *df == 0)
         .map(|(_, w, _)| w)
         .sum();
+    // `+ 0.0`: an empty f32 sum is -0.0, which would print as "-0".
     let unknown_share = if total_idf > 0.0 {
-        unknown / total_idf
+        unknown / total_idf + 0.0
     } else {
         0.0
     };
@@ -307,6 +308,7 @@ pub fn retrieve(
             .map(|(_, w)| w)
             .sum::<f32>()
             / total_idf
+            + 0.0
     } else {
         0.0
     };
@@ -376,7 +378,7 @@ pub fn retrieve(
                 .filter(|(t, _)| have.contains(t))
                 .map(|(_, w)| w)
                 .sum();
-            c.coverage = hit / total_idf;
+            c.coverage = hit / total_idf + 0.0;
         }
     }
     if rescore {

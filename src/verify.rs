@@ -34,6 +34,8 @@ pub struct QuoteResult {
     pub source_id: Option<String>,
     pub source_title: Option<String>,
     pub location: Option<String>,
+    /// "p. 12" or "line 412": where the quote is in its file.
+    pub place: Option<String>,
     pub spans: Vec<Span>,
     /// The source's exact words at the span(s).
     pub copy_text: Option<String>,
@@ -256,6 +258,7 @@ pub fn verify(
             source_id: found.map(|c| c.source_id.clone()),
             source_title: found.map(|c| c.source_title.clone()),
             location: found.map(|c| c.location.clone()),
+            place: found.and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
             spans: v.spans,
             copy_text: v.copy_text,
             note: v.note,

@@ -22,6 +22,8 @@ fn chunk(id: &str, source: &str, title: &str, location: &str, text: &str) -> Chu
         end: text.chars().count(),
         ordinal: 0,
         tokens: 20,
+        line: None,
+        page: None,
     }
 }
 

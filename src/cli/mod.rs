@@ -491,11 +491,16 @@ fn print_verify(results: &[crate::verify::QuoteResult]) {
             } else {
                 loc
             };
-            let span = r
-                .spans
-                .first()
-                .map(|s| format!(" [chars {}–{} of {}]", s.start, s.end, s.chunk_id))
-                .unwrap_or_default();
+            // The place an author cites ("p. 12", "line 412"), else the
+            // char span.
+            let span = match &r.place {
+                Some(p) => format!(", {p}"),
+                None => r
+                    .spans
+                    .first()
+                    .map(|s| format!(" [chars {}–{} of {}]", s.start, s.end, s.chunk_id))
+                    .unwrap_or_default(),
+            };
             let _ = writeln!(
                 out,
                 "    in {} — {}{}",
@@ -643,13 +648,17 @@ fn print_outcome(o: &QueryOutcome) {
         for s in &o.snippets {
             let _ = writeln!(
                 out,
-                "[{}] {:?} ({:?}, similarity {:.2}) {} — {}",
+                "[{}] {:?} ({:?}, similarity {:.2}) {} — {}{}",
                 s.n,
                 s.verdict,
                 s.status,
                 s.similarity,
                 clean(&s.source_title, false),
-                clean(&s.location, false)
+                clean(&s.location, false),
+                s.place
+                    .as_deref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
             );
             let _ = writeln!(
                 out,

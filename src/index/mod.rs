@@ -30,7 +30,7 @@ use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 5;
+const CHUNKER_VERSION: u32 = 6;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -414,6 +414,8 @@ impl Index {
                 end: n(f.end) as usize,
                 ordinal: n(f.ordinal) as u32,
                 tokens: n(f.tokens) as u32,
+                line: Some(n(f.line) as u32).filter(|l| *l > 0),
+                page: Some(n(f.page) as u32).filter(|p| *p > 0),
             },
             vector,
         ))
@@ -746,6 +748,8 @@ pub fn update(
         doc.add_u64(fields.end, c.end as u64);
         doc.add_u64(fields.ordinal, c.ordinal as u64);
         doc.add_u64(fields.tokens, c.tokens as u64);
+        doc.add_u64(fields.line, c.line.unwrap_or(0) as u64);
+        doc.add_u64(fields.page, c.page.unwrap_or(0) as u64);
         if let Some(v) = fresh.get(&c.id) {
             let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
             doc.add_bytes(fields.vector, &bytes);

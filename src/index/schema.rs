@@ -17,6 +17,9 @@ pub struct Fields {
     pub end: Field,
     pub ordinal: Field,
     pub tokens: Field,
+    /// 1-based line / page where the chunk starts (0: not applicable).
+    pub line: Field,
+    pub page: Field,
     pub vector: Field,
 }
 
@@ -57,6 +60,8 @@ pub fn build() -> (Schema, Fields) {
         end: b.add_u64_field("end", STORED),
         ordinal: b.add_u64_field("ordinal", STORED | INDEXED),
         tokens: b.add_u64_field("tokens", STORED),
+        line: b.add_u64_field("line", STORED),
+        page: b.add_u64_field("page", STORED),
         vector: b.add_bytes_field("vector", BytesOptions::default().set_stored()),
     };
     (b.build(), fields)

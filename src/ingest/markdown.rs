@@ -7,6 +7,7 @@ use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 pub fn extract(text: &str) -> Extracted {
     let mut out = Extracted {
         text: text.to_string(),
+        text_is_file: true,
         ..Default::default()
     };
     // (start, end, heading level, heading text) of the open heading.

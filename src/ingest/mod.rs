@@ -53,6 +53,10 @@ pub struct Extracted {
     /// How a text format's bytes were decoded ([`decode`]).
     #[serde(default)]
     pub decoding: Option<decode::Decoding>,
+    /// The text is the file's own text (Markdown, plain text, RST), so a
+    /// line of it is a line of the file.
+    #[serde(default)]
+    pub text_is_file: bool,
 }
 
 impl Extracted {

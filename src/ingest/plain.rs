@@ -51,6 +51,7 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
     let ls = lines(text);
     let mut out = Extracted {
         text: text.to_string(),
+        text_is_file: true,
         ..Default::default()
     };
     // Adornment styles in order of first appearance: (char, overlined).

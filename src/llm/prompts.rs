@@ -230,6 +230,8 @@ mod tests {
             end: text.chars().count(),
             ordinal: 0,
             tokens: 5,
+            line: None,
+            page: None,
         }
     }
 
