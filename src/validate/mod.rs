@@ -33,7 +33,11 @@
 //!    signs, modifier letters and squared units keep their identity, so
 //!    "10⁶" never matches "106" and "½" never matches "1⁄2".
 //! 6. Case fold: each char lowercased (`char::to_lowercase`, no context).
-//! 7. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
+//! 7. Lightweight markup the reader does not see is dropped: emphasis,
+//!    strong and code markers (`*`, `_`, `` ` `` runs that open or close a
+//!    word; [`normalize::markup_run`]), so "was *not* paid" reads "was not
+//!    paid"; `snake_case` and `5 * 3` keep theirs.
+//! 8. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
 //!
@@ -231,7 +235,19 @@ impl Validation {
 pub fn reader_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let (mut space, mut line_break) = (false, false);
-    for c in s.chars() {
+    let mut prev = '\0';
+    let mut skip = 0usize;
+    for (b, c) in s.char_indices() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        // Emphasis and code markers are not words ("*not*" is "not").
+        if let Some(n) = normalize::markup_run(s, b, prev) {
+            skip = n - 1;
+            continue;
+        }
+        prev = c;
         if c.is_whitespace() {
             space = !out.is_empty();
             line_break |= is_line_break(c);

@@ -176,10 +176,49 @@ fn line_hyphen_tail(s: &str, from: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// ASCII, not whitespace, not a hyphen.
+/// ASCII, not whitespace, not a hyphen, not an emphasis marker.
 #[inline(always)]
 fn is_word_byte(x: u8) -> bool {
-    x < 0x80 && x != b'-' && !matches!(x, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
+    x < 0x80
+        && !matches!(
+            x,
+            b'-' | b'*' | b'_' | b'`' | b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C
+        )
+}
+
+/// Lightweight markup the reader does not see: a run of one to three `*`,
+/// `_` or `` ` `` (Markdown and reStructuredText emphasis, strong, code)
+/// that opens a word (after whitespace, an opening bracket or quote, or the
+/// start, and before a letter or digit) or closes one (after a letter,
+/// digit or closing punctuation, and before whitespace, punctuation or the
+/// end). `snake_case`, `5 * 3` and `2*3` are not markup. Returns the run's
+/// length in bytes (the chars are ASCII) when the run at byte `b` of `s`,
+/// after the char `prev`, is markup.
+pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let c = *bytes.get(b)?;
+    if !matches!(c, b'*' | b'_' | b'`') {
+        return None;
+    }
+    let mut e = b;
+    while e < bytes.len() && bytes[e] == c && e - b < 4 {
+        e += 1;
+    }
+    if e - b > 3 {
+        return None;
+    }
+    let next = s[e..].chars().next();
+    let before_open = prev == '\0'
+        || prev.is_whitespace()
+        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
+    let opens = before_open && next.is_some_and(char::is_alphanumeric);
+    let before_close = prev.is_alphanumeric()
+        || matches!(
+            prev,
+            '.' | ',' | ';' | ':' | '!' | '?' | ')' | '"' | '\'' | '\u{201D}' | '\u{2019}'
+        );
+    let closes = before_close && next.is_none_or(|n| !n.is_alphanumeric() && n != c as char);
+    (opens || closes).then_some(e - b)
 }
 
 #[inline]
@@ -282,6 +321,12 @@ pub fn normalize(s: &str) -> Normalized {
             prev = last;
             b = nb;
             i = k;
+            continue;
+        }
+        // Emphasis and code markers: not text.
+        if let Some(n) = markup_run(s, b, prev) {
+            b += n;
+            i += n;
             continue;
         }
         // Fast path: an ASCII char that no combining char follows.
@@ -387,6 +432,20 @@ mod tests {
         let h = n.text.find("house").unwrap();
         let h = n.text[..h].chars().count();
         assert_eq!(orig[n.map[h]], 'h');
+    }
+
+    #[test]
+    fn emphasis_and_code_markers_are_not_text() {
+        assert_eq!(normalize("was *not* paid").text, "was not paid");
+        assert_eq!(
+            normalize("a **bold** and _it_ and ``TYPE_CHECKING``.").text,
+            "a bold and it and type_checking."
+        );
+        assert_eq!(
+            normalize("snake_case and 5 * 3 and 2*3").text,
+            "snake_case and 5 * 3 and 2*3"
+        );
+        assert_eq!(normalize("_Introduction_").text, "introduction");
     }
 
     #[test]

@@ -467,6 +467,12 @@ fn nasty_text() -> impl Strategy<Value = String> {
         ".",
         "x",
         "ab",
+        "*",
+        "**",
+        "_",
+        "`",
+        "snake_case",
+        "5 * 3",
     ]);
     prop::collection::vec(piece, 4..60).prop_map(|v| v.concat())
 }
@@ -879,4 +885,31 @@ proptest! {
             prop_assert_eq!(numerals(&quote), numerals(src), "{:?} validated as {:?}", quote, src);
         }
     }
+}
+
+/// Issue 9, item 14: a quote of Markdown emphasis reads as the reader sees
+/// it, and its copy text carries no markup.
+#[test]
+fn item_14_markdown_emphasis_is_not_a_difference() {
+    let src = "The keeper was *not* paid for the **winter** of `1811`, said the board.";
+    let cs = one("m#0", "m", src);
+    let v = validate(
+        "The keeper was not paid for the winter of 1811",
+        "m",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("The keeper was not paid for the winter of 1811")
+    );
+    // Dropping the emphasised word is still a different text.
+    let v = validate(
+        "The keeper was paid for the winter of 1811",
+        "m",
+        &cs,
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
 }
