@@ -82,6 +82,75 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
     if GENERIC.contains(&bare) || bare.starts_with("chapter ") {
         return None;
     }
+    // Running heads, affiliations, dates and sentences found where a
+    // paper's title would be.
+    const NOT_TITLES: &[&str] = &[
+        "published as",
+        "preprint",
+        "arxiv",
+        "index terms",
+        "keywords",
+        "accepted",
+        "proceedings of",
+        "copyright",
+        "under review",
+        "page ",
+        "vol.",
+        "volume ",
+        "issn",
+        "doi",
+    ];
+    if NOT_TITLES.iter().any(|p| lower.starts_with(p))
+        || ["http", "www.", "arxiv:"].iter().any(|p| lower.contains(p))
+    {
+        return None;
+    }
+    // A numbered section ("2. Designing for the Cloud", "3.1 Results") is a
+    // part of the work, not its title.
+    let digits = t
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .count();
+    if digits > 0 && t[digits..].starts_with(' ') {
+        return None;
+    }
+    const AFFILIATION: &[&str] = &["university", "institute", "department", "laboratory", "@"];
+    let words: Vec<&str> = t.split_whitespace().collect();
+    if words.len() <= 6 && AFFILIATION.iter().any(|a| lower.contains(a)) {
+        return None;
+    }
+    const MONTHS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let is_dateish = |w: &&str| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        w.is_empty() || w.chars().all(|c| c.is_ascii_digit()) || MONTHS.contains(&w.as_str())
+    };
+    if words.iter().all(is_dateish) {
+        return None;
+    }
+    // A sentence is not a title: long, with a full stop inside or running
+    // on in lower case.
+    let last_lower = words
+        .last()
+        .and_then(|w| w.chars().next())
+        .is_some_and(char::is_lowercase);
+    if words.len() > 20 || (words.len() > 8 && (t.contains(". ") || last_lower)) {
+        return None;
+    }
     Some((t.to_string(), None))
 }
 
@@ -148,8 +217,12 @@ pub fn settle(ex: &mut Extracted, stem: &str) {
     let (fm_title, fm_author) = front_matter(head);
     let (h_title, h_author) = header_fields(head);
     let mut author = ex.author.take().or(fm_author).or(h_author);
+    // Headings that could name the work: top levels, and for paged formats
+    // only those of the first page.
     let headings = ex.blocks.iter().filter_map(|b| match &b.kind {
-        BlockKind::Heading { level, text } if *level <= 2 => Some(text.clone()),
+        BlockKind::Heading { level, text } if *level <= 2 && b.page.is_none_or(|p| p == 1) => {
+            Some(text.clone())
+        }
         _ => None,
     });
     let candidates = fm_title
@@ -226,6 +299,31 @@ mod tests {
             "file-stem"
         );
         assert_eq!(title_of("Body.", None, &["************"]).0, "file-stem");
+    }
+
+    #[test]
+    fn running_heads_dates_affiliations_and_sentences_are_not_titles() {
+        for t in [
+            "Published as a conference paper at ICLR 2018",
+            "December 2024",
+            "145",
+            "Boston University",
+            "2. Designing for the Cloud",
+            "3.1 Random functions approximation",
+            "1arXiv:1703.04782v3 [cs.LG] 26 Feb 2018",
+            "OpenBU http://open.bu.edu",
+            "Index Terms—defect prediction, oversampling",
+            "Cloud-based software has many advantages. When services are divided into many",
+        ] {
+            assert!(clean_title(t).is_none(), "{t}");
+        }
+        assert!(clean_title("Learning Rate Curriculum").is_some());
+        assert!(
+            clean_title(
+                "A Radon–Nikodým Perspective on Anomaly Detection: Theory and Implications"
+            )
+            .is_some()
+        );
     }
 
     #[test]

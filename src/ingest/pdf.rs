@@ -25,7 +25,43 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             }
         }
     }
+    // The document's own title and author (Info dictionary), when they
+    // name the work rather than the file it was made from.
+    if let Ok(meta) = lopdf::Document::load_metadata_from(std::io::Cursor::new(bytes)) {
+        if let Some(t) = meta
+            .title
+            .map(|t| super::collapse_ws(&t))
+            .filter(|t| real_title(t))
+        {
+            out.title = Some(t);
+        }
+        out.author = meta
+            .author
+            .map(|a| super::collapse_ws(&a))
+            .filter(|a| a.chars().any(char::is_alphabetic));
+    }
     Ok(out)
+}
+
+/// An Info title that names a work, not a file or a template.
+fn real_title(t: &str) -> bool {
+    let l = t.to_lowercase();
+    t.chars().filter(|c| c.is_alphabetic()).count() >= 4
+        && ![
+            ".doc",
+            ".tex",
+            ".dvi",
+            ".pdf",
+            ".indd",
+            "untitled",
+            "microsoft word",
+            "powerpoint",
+            "slide 1",
+            "title",
+            "document",
+        ]
+        .iter()
+        .any(|bad| l.contains(bad) && (bad.starts_with('.') || l.len() < 40 || bad.contains(' ')))
 }
 
 fn split_paragraphs(page: &str) -> impl Iterator<Item = &str> {
@@ -55,6 +91,15 @@ mod tests {
         assert!(!looks_like_heading(
             "and then the keepers went home to rest after a long and weary watch of the night"
         ));
+    }
+
+    #[test]
+    fn info_titles_that_name_files_are_not_titles() {
+        assert!(real_title("Learning Rate Curriculum"));
+        assert!(!real_title("Microsoft Word - paper_final.docx"));
+        assert!(!real_title("main.tex"));
+        assert!(!real_title("untitled"));
+        assert!(!real_title("Title"));
     }
 
     #[test]
