@@ -12,6 +12,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         let page_no = Some(i as u32 + 1);
         let page = page.replace("\r\n", "\n");
         for para in split_paragraphs(&page) {
+            let para = para.as_str();
             let single_line = !para.contains('\n');
             if single_line && looks_like_heading(para) {
                 let level = if out.title.is_none() && i == 0 { 1 } else { 2 };
@@ -64,8 +65,30 @@ fn real_title(t: &str) -> bool {
         .any(|bad| l.contains(bad) && (bad.starts_with('.') || l.len() < 40 || bad.contains(' ')))
 }
 
-fn split_paragraphs(page: &str) -> impl Iterator<Item = &str> {
-    page.split("\n\n").map(str::trim).filter(|p| !p.is_empty())
+/// The page's paragraphs. PDF text layers often put a blank line inside a
+/// paragraph; two pieces are one paragraph when the first ends in a word
+/// hyphenated at the line end ("state-of-" + "the-art") or runs on without
+/// closing punctuation into a piece that starts in lower case.
+fn split_paragraphs(page: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in page.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+        let joins = out.last().is_some_and(|prev: &String| {
+            let mut tail = prev.chars().rev();
+            let (last, before) = (tail.next().unwrap_or(' '), tail.next().unwrap_or(' '));
+            let first = piece.chars().next().unwrap_or(' ');
+            (last == '-' && before.is_alphabetic() && first.is_alphabetic())
+                || (first.is_lowercase()
+                    && !matches!(last, '.' | '!' | '?' | ':' | ';' | '"' | '\u{201D}'))
+        });
+        match out.last_mut() {
+            Some(prev) if joins => {
+                prev.push('\n');
+                prev.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    out
 }
 
 fn looks_like_heading(s: &str) -> bool {
@@ -91,6 +114,18 @@ mod tests {
         assert!(!looks_like_heading(
             "and then the keepers went home to rest after a long and weary watch of the night"
         ));
+    }
+
+    #[test]
+    fn paragraphs_broken_by_blank_lines_are_joined() {
+        let page = "The method outperforms state-of-\n\nthe-art baselines by the Radon\n\nderivative.\n\nA new paragraph.";
+        assert_eq!(
+            split_paragraphs(page),
+            [
+                "The method outperforms state-of-\nthe-art baselines by the Radon\nderivative.",
+                "A new paragraph."
+            ]
+        );
     }
 
     #[test]
