@@ -312,3 +312,46 @@ fn item_15_root_is_refused_and_an_inner_index_is_not_walked() {
     assert_eq!(again["up_to_date"], true, "{again}");
     assert_eq!(again["files_seen"], 1, "{again}");
 }
+
+/// Item 12: an index folder that cannot be written to still answers
+/// questions (a warning names the folder); `index` there is an error that
+/// names it. Simulated portably: the lock files the writer and Tantivy's
+/// reader create are directories, so creating them fails as on a read-only
+/// mount (checked by hand on a real `mount -o remount,bind,ro`).
+#[test]
+fn item_12_an_unwritable_index_folder_still_answers() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("a.md"),
+        "# Bells\n\nFog bells were rung by hand on the rock in thick weather.\n",
+    )
+    .unwrap();
+    let idx = work.path().join("index");
+    let s = src.to_str().unwrap();
+    let run = |args: &[&str]| {
+        bin()
+            .args(args)
+            .arg("--index-dir")
+            .arg(&idx)
+            .output()
+            .unwrap()
+    };
+    stdout_json(&run(&["index", s, "--json"]));
+    let lock = idx.join("index.lock");
+    let _ = std::fs::remove_file(&lock);
+    std::fs::create_dir(&lock).unwrap();
+    let meta_lock = idx.join("tantivy/.tantivy-meta.lock");
+    let _ = std::fs::remove_file(&meta_lock);
+    std::fs::create_dir(&meta_lock).unwrap();
+    let out = run(&["ask", s, "Who rang the fog bells?", "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot update the index"), "{err}");
+    let o = stdout_json(&out);
+    assert_eq!(o["snippets"][0]["verdict"], "verbatim", "{o}");
+    let out = run(&["index", s]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&*idx.to_string_lossy()), "{err}");
+}

@@ -302,6 +302,28 @@ fn update(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<
     report
 }
 
+/// Bring the index up to date before a question; when the index folder
+/// cannot be written (a read-only mount, another process indexing) but an
+/// index is there, say so and answer from it as it is.
+fn update_or_keep(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) -> Result<()> {
+    let Err(e) = update(ctx, sources, idx, show_progress) else {
+        return Ok(());
+    };
+    let cannot_write = e
+        .chain()
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some())
+        || format!("{e:#}").contains("another research-board process is indexing");
+    if cannot_write && Index::open(idx).is_ok() {
+        eprintln!(
+            "warning: cannot update the index in {} ({}); answering from the index as it is",
+            idx.display(),
+            crate::text::sanitize_for_terminal(&format!("{e:#}"), false)
+        );
+        return Ok(());
+    }
+    Err(e)
+}
+
 fn run(cli: Cli) -> Result<i32> {
     let common = cli.common.clone();
     match cli.command {
@@ -354,7 +376,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             let idx = index_dir(&common, &dir)?;
             if !no_update {
-                update(&ctx, &dir, &idx, !json && atty_stderr())?;
+                update_or_keep(&ctx, &dir, &idx, !json && atty_stderr())?;
             }
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
@@ -380,7 +402,7 @@ fn run(cli: Cli) -> Result<i32> {
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
             let inputs = crate::verify::parse_input(&text, ctx.config.validate.min_words)?;
             let idx = index_dir(&common, &dir)?;
-            update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            update_or_keep(&ctx, &dir, &idx, !json && atty_stderr())?;
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
             let results = crate::verify::verify(&index, ctx.embedder(), &inputs, &ctx.config)?;
@@ -426,7 +448,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             let set = crate::eval::QuestionSet::load(&questions)?.only_split(split.as_deref());
             let idx = index_dir(&common, &dir)?;
-            update(&ctx, &dir, &idx, !json && atty_stderr())?;
+            update_or_keep(&ctx, &dir, &idx, !json && atty_stderr())?;
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
             let report = crate::eval::run(

@@ -8,6 +8,7 @@
 //! commit, and so the previous generation, in force. Stale files are removed
 //! after a successful commit and on the next run.
 
+mod readonly;
 mod schema;
 mod vectors;
 
@@ -185,12 +186,14 @@ impl Index {
                 dir.display()
             );
         }
-        let index = tantivy::Index::open_in_dir(&tdir).with_context(|| {
-            format!(
-                "the index at {} is unreadable; delete it and re-index",
-                dir.display()
-            )
-        })?;
+        let index = readonly::ReadTolerant::open(&tdir)
+            .and_then(tantivy::Index::open)
+            .with_context(|| {
+                format!(
+                    "the index at {} is unreadable; delete it and re-index",
+                    dir.display()
+                )
+            })?;
         schema::register(&index);
         let metas = index.load_metas()?;
         let generation = metas
@@ -834,7 +837,8 @@ fn lock(dir: &Path) -> Result<std::fs::File> {
         .create(true)
         .truncate(false)
         .write(true)
-        .open(dir.join("index.lock"))?;
+        .open(dir.join("index.lock"))
+        .with_context(|| format!("cannot write to the index folder {}", dir.display()))?;
     f.try_lock_exclusive().map_err(|_| {
         anyhow!(
             "another research-board process is indexing {}; wait for it to finish",
