@@ -436,7 +436,11 @@ fn validate_snippets(
             text: &c.chunk.text,
         })
         .collect();
-    let validator = Validator::new(&refs);
+    let places: Vec<(&str, usize, usize)> = pool
+        .iter()
+        .map(|c| (c.chunk.source_id.as_str(), c.chunk.start, c.chunk.end))
+        .collect();
+    let validator = Validator::new(&refs).with_adjacency(crate::validate::adjacency(&places, 4));
     let mut out = Vec::with_capacity(snippets.len());
     for (i, s) in snippets.iter().enumerate() {
         let mut v: Validation = validator.validate(&s.content, &s.source_id, &cfg.validate);

@@ -215,7 +215,12 @@ pub fn verify(
                 text: &c.text,
             })
             .collect();
-        let validator = Validator::new(&refs);
+        let places: Vec<(&str, usize, usize)> = chunks
+            .iter()
+            .map(|c| (c.source_id.as_str(), c.start, c.end))
+            .collect();
+        let validator =
+            Validator::new(&refs).with_adjacency(crate::validate::adjacency(&places, 4));
         let v: Validation = match (&cited, &q.source) {
             (Some(src), _) => validator.validate(&q.quote, src, &cfg.validate),
             // Attributed to something that is not in the sources.

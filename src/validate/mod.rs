@@ -292,6 +292,23 @@ const MAX_TRIES: usize = 64;
 pub struct Validator<'a, 'c> {
     chunks: &'c [ChunkRef<'a>],
     norm: Vec<OnceCell<Normalized>>,
+    /// `next[i]`: the chunk that directly follows chunk `i` in its
+    /// document (only whitespace between them), when known.
+    next: Vec<Option<usize>>,
+}
+
+/// For each chunk, the one that directly follows it in its document: same
+/// source, its start at most `gap` chars after this one's end. `spans` are
+/// the chunks' (source id, document char start, document char end).
+pub fn adjacency(spans: &[(&str, usize, usize)], gap: usize) -> Vec<Option<usize>> {
+    spans
+        .iter()
+        .map(|&(src, _, end)| {
+            spans
+                .iter()
+                .position(|&(s2, start2, _)| s2 == src && start2 >= end && start2 - end <= gap)
+        })
+        .collect()
 }
 
 impl Validator<'_, '_> {
@@ -467,7 +484,18 @@ impl<'a, 'c> Validator<'a, 'c> {
         Validator {
             chunks,
             norm: chunks.iter().map(|_| OnceCell::new()).collect(),
+            next: vec![None; chunks.len()],
         }
+    }
+
+    /// Tell the validator which chunks follow which in their documents
+    /// ([`adjacency`]), so that a quote running across the boundary of two
+    /// adjacent chunks is recognised as the contiguous passage it is.
+    pub fn with_adjacency(mut self, next: Vec<Option<usize>>) -> Self {
+        if next.len() == self.chunks.len() {
+            self.next = next;
+        }
+        self
     }
 
     /// Same as [`validate`], reusing this validator's normalized chunks.
@@ -546,6 +574,25 @@ fn validate_in(
             .located(chunks, &[h]);
         }
     }
+    // 3b. Across the boundary of two adjacent chunks of the cited source.
+    let pieces = parts(content);
+    if pieces.len() >= 2
+        && let Some(hits) = across_boundary(corpus, &Parts::new(&pieces, chunks.len()), &cited)
+    {
+        let mut v = Validation::new(
+            Verdict::Normalized,
+            1.0,
+            "the passage runs across two adjacent passages of the cited source".into(),
+        )
+        .located(chunks, &hits);
+        v.copy_text = Some(
+            hits.iter()
+                .map(|h| reader_text(slice_chars(chunks[h.chunk].text, h.start, h.end)))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        return v;
+    }
     // 4. Somewhere else.
     for &i in &others {
         if let Some((h, exact)) = corpus.exact_or_normalized(i, content, &needle) {
@@ -568,7 +615,6 @@ fn validate_in(
     let sim = |dist: usize| (1.0 - dist as f32 / pattern.len().max(1) as f32).max(0.0);
 
     // 5. Non-contiguous.
-    let pieces = parts(content);
     if pieces.len() >= 2 {
         let pneedles = Parts::new(&pieces, chunks.len());
         if let Some((hits, note)) = non_contiguous(corpus, &pneedles, &cited, &others) {
@@ -787,6 +833,57 @@ fn in_one_chunk(
             return Some(Some((hits, note)));
         }
         return Some(None);
+    }
+    None
+}
+
+/// Every part found, in order, at the end of one chunk of `group` and the
+/// start of the chunk that directly follows it (and side by side within
+/// each): one contiguous passage of the document split by chunking.
+fn across_boundary(
+    corpus: &Validator<'_, '_>,
+    pneedles: &Parts,
+    group: &[usize],
+) -> Option<Vec<Hit>> {
+    for &first in group {
+        let Some(second) = corpus.next[first] else {
+            continue;
+        };
+        let mut hits: Vec<Hit> = Vec::new();
+        let mut chunk = first;
+        for p in 0..pneedles.len() {
+            let after = hits
+                .last()
+                .filter(|h| h.chunk == chunk)
+                .map_or(0, |h| h.nend);
+            let h = match pneedles.find(corpus, p, chunk, after) {
+                Some(h) if h.nstart >= after => h,
+                _ if chunk == first => {
+                    chunk = second;
+                    pneedles.find(corpus, p, chunk, 0)?
+                }
+                _ => break,
+            };
+            hits.push(h);
+        }
+        if hits.len() != pneedles.len()
+            || hits.first()?.chunk != first
+            || hits.last()?.chunk != second
+        {
+            continue;
+        }
+        let ok = hits.windows(2).all(|w| {
+            let (a, b) = (w[0], w[1]);
+            if a.chunk == b.chunk {
+                let norm = corpus.norm(a.chunk);
+                b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ')
+            } else {
+                a.nend == corpus.norm(a.chunk).len() && b.nstart == 0
+            }
+        });
+        if ok {
+            return Some(hits);
+        }
     }
     None
 }

@@ -913,3 +913,63 @@ fn item_14_markdown_emphasis_is_not_a_difference() {
     );
     assert_ne!(v.status, Status::Validated, "{v:?}");
 }
+
+/// Issue 9, item 14: a quote running across the boundary of two adjacent
+/// chunks is one contiguous passage, not a splice; the same sentences from
+/// chunks that are not adjacent are still non-contiguous.
+#[test]
+fn item_14_a_quote_across_a_chunk_boundary_is_contiguous() {
+    let a = "The light was first shown in 1811. The keeper trimmed the wick at dusk.";
+    let b = "He climbed the stair at midnight. The lamp never failed that winter.";
+    let cs = vec![
+        ChunkRef {
+            id: "s#0",
+            source_id: "s",
+            text: a,
+        },
+        ChunkRef {
+            id: "s#1",
+            source_id: "s",
+            text: b,
+        },
+    ];
+    let q = "The keeper trimmed the wick at dusk. He climbed the stair at midnight.";
+    let next = adjacency(
+        &[
+            ("s", 0, a.chars().count()),
+            ("s", a.chars().count() + 2, 200),
+        ],
+        4,
+    );
+    let v = Validator::new(&cs)
+        .with_adjacency(next)
+        .validate(q, "s", &cfg());
+    assert_eq!(v.status, Status::Validated, "{v:?}");
+    assert_eq!(v.spans.len(), 2);
+    assert_eq!(v.copy_text.as_deref(), Some(q));
+    // Not adjacent (something lies between them): a splice, flagged.
+    let far = adjacency(
+        &[
+            ("s", 0, a.chars().count()),
+            ("s", a.chars().count() + 90, 300),
+        ],
+        4,
+    );
+    let v = Validator::new(&cs)
+        .with_adjacency(far)
+        .validate(q, "s", &cfg());
+    assert_eq!(v.verdict, Verdict::NonContiguous, "{v:?}");
+    // Reversed across the boundary: flagged.
+    let rev = "He climbed the stair at midnight. The keeper trimmed the wick at dusk.";
+    let next = adjacency(
+        &[
+            ("s", 0, a.chars().count()),
+            ("s", a.chars().count() + 2, 200),
+        ],
+        4,
+    );
+    let v = Validator::new(&cs)
+        .with_adjacency(next)
+        .validate(rev, "s", &cfg());
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+}
