@@ -78,10 +78,19 @@ pub fn chunks(app: &mut App, f: &mut Frame, area: Rect) {
             let mut spans = vec![
                 Span::styled(format!("{:>2} ", c.rank), style.patch(t.dim())),
                 Span::styled(format!("{:.3} ", c.fused), style),
-                Span::styled(v.title.clone(), style.add_modifier(Modifier::BOLD)),
             ];
-            if !v.location.is_empty() {
-                spans.push(Span::styled(format!(" › {}", v.location), style));
+            // Title, then location, cut with "…" where the pane ends.
+            let used: usize = spans.iter().map(Span::width).sum();
+            let room = (body.width as usize).saturating_sub(used);
+            let title = fit(&v.title, room);
+            let left = room.saturating_sub(Span::raw(title.as_str()).width());
+            let cut = title.ends_with('…') && title != v.title;
+            spans.push(Span::styled(title, style.add_modifier(Modifier::BOLD)));
+            if !v.location.is_empty() && !cut && left > 4 {
+                spans.push(Span::styled(
+                    fit(&format!(" › {}", v.location), left),
+                    style,
+                ));
             }
             let w: usize = spans.iter().map(Span::width).sum();
             if sel && w < body.width as usize {
@@ -152,10 +161,18 @@ pub fn snippets(app: &mut App, f: &mut Frame, area: Rect) {
                 Span::styled(mark, base.patch(t.key())),
                 Span::styled(symbol(s.verdict), base.patch(status_style(&t, s.status))),
                 Span::styled(format!(" [{}] ", s.n), base.patch(t.citation())),
-                Span::styled(s.title.clone(), base.add_modifier(Modifier::BOLD)),
-                Span::styled(" — ", base.patch(t.dim())),
-                Span::styled(s.first_line.clone(), base),
             ];
+            // The quote's own words first, cut with "…"; the source after
+            // it, dimmed, when there is room.
+            let used: usize = spans.iter().map(Span::width).sum();
+            let room = (body.width as usize).saturating_sub(used);
+            let quote = fit(&s.first_line, room);
+            let quote_w = Span::raw(quote.as_str()).width();
+            spans.push(Span::styled(quote, base));
+            let tail = format!(" — {}", s.title);
+            if quote_w + Span::raw(tail.as_str()).width() <= room {
+                spans.push(Span::styled(tail, base.patch(t.dim())));
+            }
             let w: usize = spans.iter().map(Span::width).sum();
             if sel && w < body.width as usize {
                 spans.push(Span::styled(" ".repeat(body.width as usize - w), base));
@@ -164,6 +181,28 @@ pub fn snippets(app: &mut App, f: &mut Frame, area: Rect) {
         })
         .collect();
     f.render_widget(Paragraph::new(lines), body);
+}
+
+/// `s` cut to at most `width` columns, ending in "…" when cut.
+pub fn fit(s: &str, width: usize) -> String {
+    let total: usize = s.chars().map(super::wrap::char_width).sum();
+    if total <= width {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = super::wrap::char_width(c);
+        if w + cw + 1 > width {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }
 
 fn fmt_num(x: f64) -> String {
