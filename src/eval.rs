@@ -83,6 +83,9 @@ pub struct QuestionResult {
     pub snippets: usize,
     pub verbatim_snippets: usize,
     pub validated_snippets: usize,
+    /// Answerable questions answered (not refused): does a validated quote
+    /// hold an expected phrase (the words that answer)?
+    pub quote_hit: Option<bool>,
 }
 
 /// A question whose run failed (an LLM error): left out of the rates.
@@ -135,6 +138,9 @@ pub struct EvalReport {
     pub refusal_accuracy_near_miss: Option<f64>,
     pub false_refusal_rate: f64,
     pub verbatim_rate: f64,
+    /// Share of answerable questions whose validated quotes hold an
+    /// expected phrase: the quote that answers was offered.
+    pub quote_recall: f64,
     /// Snippets of answered questions, by verdict.
     pub verdicts: BTreeMap<String, usize>,
     /// Validated snippets whose located text is not, after normalization,
@@ -334,6 +340,17 @@ pub fn run(
             expected_rank,
             top_evidence: kept.iter().map(|e| e.score(&cfg.gate)).fold(0.0, f32::max),
             snippets: if refused { 0 } else { o.snippets.len() },
+            quote_hit: (!q.should_refuse).then(|| {
+                let phrases: Vec<String> = q.expected_phrases.iter().map(|p| squash(p)).collect();
+                !refused
+                    && o.snippets.iter().any(|s| {
+                        s.status == crate::validate::Status::Validated
+                            && s.copy_text.as_deref().is_some_and(|t| {
+                                let t = squash(t);
+                                phrases.iter().any(|p| t.contains(p.as_str()))
+                            })
+                    })
+            }),
             validated_snippets: if refused {
                 0
             } else {
@@ -452,7 +469,12 @@ pub fn run(
             .collect();
         (!rs.is_empty()).then(|| ratio(rs.iter().filter(|r| r.refused).count(), rs.len()))
     };
+    let quote_recall = ratio(
+        results.iter().filter(|r| r.quote_hit == Some(true)).count(),
+        answerable.len(),
+    );
     Ok(EvalReport {
+        quote_recall,
         mrr,
         refusal_accuracy_off_topic: group_accuracy("off_topic"),
         refusal_accuracy_near_miss: group_accuracy("near_miss"),

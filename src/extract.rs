@@ -53,6 +53,159 @@ pub struct ExtractConfig {
     pub vector_weight: f32,
     /// Snippets scoring under this share of the best are not returned.
     pub min_relative_score: f32,
+    /// Bonus for a passage holding what the question asks for (a name for
+    /// "who", a date for "when", a number for "how many", a reason for
+    /// "why"): the sentence that answers before one that only mentions the
+    /// subject.
+    pub answer_type_bonus: f32,
+}
+
+/// What a question asks for, from its first words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerType {
+    Person,
+    Time,
+    Number,
+    Place,
+    Reason,
+}
+
+impl AnswerType {
+    pub fn of(question: &str) -> Option<AnswerType> {
+        let q = question.trim().to_lowercase();
+        let starts = |p: &[&str]| {
+            p.iter()
+                .any(|x| q.starts_with(x) || q.contains(&format!(", {x}")))
+        };
+        let has = |p: &[&str]| p.iter().any(|x| q.contains(x));
+        if has(&[
+            "how many",
+            "how much",
+            "how long",
+            "how far",
+            "how tall",
+            "how high",
+            "how old",
+            "how large",
+            "how big",
+            "what percentage",
+            "what proportion",
+            "what share",
+            "by how much",
+            "what accuracy",
+            "what size",
+            "how fast",
+            "what speed",
+        ]) {
+            return Some(AnswerType::Number);
+        }
+        if starts(&["when"])
+            || has(&[
+                "what year",
+                "which year",
+                "what date",
+                "what century",
+                "in what year",
+            ])
+        {
+            return Some(AnswerType::Time);
+        }
+        if starts(&["who", "whom", "whose"])
+            || has(&[
+                "which person",
+                "what person",
+                "which composer",
+                "which author",
+            ])
+        {
+            return Some(AnswerType::Person);
+        }
+        if starts(&["where"])
+            || has(&[
+                "in which city",
+                "which country",
+                "what city",
+                "in what city",
+            ])
+        {
+            return Some(AnswerType::Place);
+        }
+        if starts(&["why"])
+            || has(&[
+                "what reason",
+                "for what reason",
+                "what was the rationale",
+                "what is the rationale",
+            ])
+        {
+            return Some(AnswerType::Reason);
+        }
+        None
+    }
+
+    /// Does `text` hold an answer of this type that is not just the
+    /// question's own words (`question` lower-cased words)?
+    pub fn found_in(self, text: &str, question: &HashSet<String>) -> bool {
+        let words: Vec<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let new_name = |skip_first: bool| {
+            words.iter().enumerate().any(|(i, w)| {
+                (i > 0 || !skip_first)
+                    && w.chars().next().is_some_and(char::is_uppercase)
+                    && w.chars().skip(1).any(char::is_lowercase)
+                    && !question.contains(&w.to_lowercase())
+            })
+        };
+        let lower = text.to_lowercase();
+        match self {
+            AnswerType::Person | AnswerType::Place => new_name(true),
+            AnswerType::Time => {
+                words.iter().any(|w| {
+                    w.len() == 4 && w.chars().all(|c| c.is_ascii_digit()) && !question.contains(*w)
+                }) || [
+                    "century",
+                    "january",
+                    "february",
+                    "march",
+                    "april",
+                    "june",
+                    "july",
+                    "august",
+                    "september",
+                    "october",
+                    "november",
+                    "december",
+                ]
+                .iter()
+                .any(|m| lower.contains(m) && !question.contains(*m))
+            }
+            AnswerType::Number => words.iter().any(|w| {
+                (w.chars().any(|c| c.is_ascii_digit()) && !question.contains(*w))
+                    || [
+                        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                        "twelve", "twenty", "hundred", "thousand", "million", "half", "dozen",
+                    ]
+                    .contains(&w.to_lowercase().as_str())
+            }),
+            AnswerType::Reason => [
+                "because",
+                "since ",
+                "so that",
+                "in order to",
+                "due to",
+                "as a result",
+                "therefore",
+                "reason",
+                "owing to",
+                "thus",
+                "hence",
+            ]
+            .iter()
+            .any(|m| lower.contains(m)),
+        }
+    }
 }
 
 impl Default for ExtractConfig {
@@ -63,6 +216,7 @@ impl Default for ExtractConfig {
             per_chunk: 2,
             vector_weight: 0.3,
             min_relative_score: 0.6,
+            answer_type_bonus: 0.15,
         }
     }
 }
@@ -80,6 +234,7 @@ struct Window {
 /// index's analyzer (so stems match), `query_vector` the embedded query.
 pub fn extractive(
     chunks: &[&Chunk],
+    question: &str,
     terms: &[(String, f32)],
     analyze: &dyn Fn(&str) -> Vec<String>,
     embedder: Option<&dyn Embedder>,
@@ -87,6 +242,12 @@ pub fn extractive(
     cfg: &ExtractConfig,
 ) -> Result<Extraction> {
     let total_idf: f32 = terms.iter().map(|(_, w)| w).sum();
+    let answer_type = AnswerType::of(question);
+    let question_words: HashSet<String> = question
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
     let mut windows: Vec<Window> = Vec::new();
     for (ci, chunk) in chunks.iter().enumerate() {
         let sents = sentences(&chunk.text);
@@ -140,7 +301,11 @@ pub fn extractive(
                 if share(&own) == 0.0 && best_sim == 0.0 {
                     continue;
                 }
-                let score = lex + cfg.vector_weight * best_sim - 0.08 * (j - i) as f32;
+                let typed = answer_type.is_some_and(|t| {
+                    t.found_in(&chunk.text[sents[i].start..sents[j].end], &question_words)
+                });
+                let score = lex + cfg.vector_weight * best_sim - 0.08 * (j - i) as f32
+                    + if typed { cfg.answer_type_bonus } else { 0.0 };
                 windows.push(Window {
                     chunk: ci,
                     start: sents[i].start,
@@ -241,6 +406,31 @@ mod tests {
     }
 
     #[test]
+    fn answer_types_from_questions_and_in_passages() {
+        use AnswerType::*;
+        assert_eq!(
+            AnswerType::of("Who was the architect of the Pharos?"),
+            Some(Person)
+        );
+        assert_eq!(AnswerType::of("When was the light first lit?"), Some(Time));
+        assert_eq!(
+            AnswerType::of("How many keepers lived there?"),
+            Some(Number)
+        );
+        assert_eq!(AnswerType::of("Why did the tower fall?"), Some(Reason));
+        assert_eq!(AnswerType::of("What did the keeper eat?"), None);
+        let q: HashSet<String> = ["who", "was", "the", "architect", "of", "pharos"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(Person.found_in("The architect was Sostratus of Cnidus.", &q));
+        assert!(!Person.found_in("The Pharos was tall.", &q));
+        assert!(Time.found_in("It was first lit in 1811.", &q));
+        assert!(Number.found_in("It cost eight hundred talents.", &q));
+        assert!(Reason.found_in("It fell because the rock eroded.", &q));
+    }
+
+    #[test]
     fn picks_the_sentences_that_answer_with_exact_spans() {
         let a = chunk(
             "a.md#0",
@@ -254,6 +444,7 @@ mod tests {
         ];
         let ex = extractive(
             &[&a, &b],
+            "What mortar did Smeaton use?",
             &terms,
             &words,
             None,
@@ -280,7 +471,16 @@ mod tests {
     fn nothing_relevant_means_no_results() {
         let a = chunk("a.md#0", "Keepers trimmed the wicks nightly.");
         let terms = vec![("sourdough".to_string(), 3.0)];
-        let ex = extractive(&[&a], &terms, &words, None, None, &ExtractConfig::default()).unwrap();
+        let ex = extractive(
+            &[&a],
+            "",
+            &terms,
+            &words,
+            None,
+            None,
+            &ExtractConfig::default(),
+        )
+        .unwrap();
         assert!(ex.no_results);
         assert!(ex.snippets.is_empty());
     }

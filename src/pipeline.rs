@@ -319,6 +319,7 @@ pub fn ask_with(
             let analyze = |s: &str| index.analyze(s);
             extract::extractive(
                 &chunks,
+                query,
                 &retrieval.terms,
                 &analyze,
                 embedder,

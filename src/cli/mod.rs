@@ -745,6 +745,7 @@ fn print_eval(r: &crate::eval::EvalReport) {
     );
     let _ = writeln!(out, "recall@{}:          {:.3}", r.k, r.recall_at_k);
     let _ = writeln!(out, "MRR:                {:.3}", r.mrr);
+    let _ = writeln!(out, "quote recall:       {:.3}", r.quote_recall);
     if let Some(a) = r.refusal_accuracy_off_topic {
         let _ = writeln!(out, "refusal (off-topic): {a:.3}");
     }
