@@ -28,11 +28,13 @@ struct AuditLine<'a> {
     latency_ms: f64,
 }
 
-/// Where the logs live: `RESEARCH_BOARD_LOG_DIR`, else
+/// Where the logs live: `RESEARCH_BOARD_LOG_DIR`, else `logs/` next to an
+/// index the user placed with `--index-dir` (`index_dir`), else
 /// `<data dir>/research-board/logs`.
-pub fn log_dir() -> Option<PathBuf> {
+pub fn log_dir(index_dir: Option<&Path>) -> Option<PathBuf> {
     std::env::var_os("RESEARCH_BOARD_LOG_DIR")
         .map(PathBuf::from)
+        .or_else(|| index_dir.map(|d| d.join("logs")))
         .or_else(|| {
             directories::ProjectDirs::from("", "", "research-board")
                 .map(|d| d.data_dir().join("logs"))

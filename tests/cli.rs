@@ -669,3 +669,28 @@ fn an_index_folder_is_not_silently_reused_for_another_folder() {
     let r = json(&index(b.path(), true));
     assert_eq!(r["files_indexed"], 1);
 }
+
+/// Issue 15: with --index-dir, the audit log lives next to that index (not
+/// in the global data folder shared by every library).
+#[test]
+fn logs_go_next_to_an_explicit_index() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = bin()
+        .env_remove("RESEARCH_BOARD_LOG_DIR")
+        .args([
+            "ask",
+            samples().to_str().unwrap(),
+            "Who was the architect of the Pharos of Alexandria?",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let audit = std::fs::read_to_string(idx.path().join("logs/audit.jsonl")).unwrap();
+    assert!(audit.contains("architect"), "{audit}");
+}

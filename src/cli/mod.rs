@@ -338,6 +338,7 @@ fn run(cli: Cli) -> Result<i32> {
             let index_dir = index_dir(&common, &dir)?;
             crate::tui::run(crate::tui::Options {
                 sources: dir,
+                log_dir: crate::audit::log_dir(common.index_dir.as_deref()),
                 index_dir,
                 config: ctx.config,
                 embedder: ctx.embedder,
@@ -387,7 +388,7 @@ fn run(cli: Cli) -> Result<i32> {
                 &question,
                 &ctx.engine(),
             )?;
-            log_outcome(&outcome, common.debug);
+            log_outcome(&outcome, common.debug, common.index_dir.as_deref());
             if json {
                 emit_json(&outcome)?;
             } else {
@@ -485,8 +486,8 @@ fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
 }
 
 /// The audit log is always on; a failure to write it is reported, not fatal.
-fn log_outcome(o: &QueryOutcome, debug: bool) {
-    if let Some(dir) = crate::audit::log_dir()
+fn log_outcome(o: &QueryOutcome, debug: bool, index_dir: Option<&Path>) {
+    if let Some(dir) = crate::audit::log_dir(index_dir)
         && let Err(e) = crate::audit::record(&dir, o, debug)
     {
         eprintln!(

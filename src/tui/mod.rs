@@ -41,6 +41,8 @@ use tokio::sync::mpsc;
 pub struct Options {
     pub sources: PathBuf,
     pub index_dir: PathBuf,
+    /// Where the audit log goes ([`crate::audit::log_dir`]).
+    pub log_dir: Option<PathBuf>,
     pub config: Config,
     pub embedder: Option<Box<dyn Embedder>>,
     /// `--theme`: a built-in name or a file.
@@ -68,7 +70,9 @@ pub fn run(opts: Options) -> Result<()> {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let choice = opts.theme.clone().or_else(|| tui_cfg.theme.clone());
     let (theme, theme_msg) = theme::Theme::load(choice.as_deref(), no_color);
-    let history = settings::History::load(settings::History::default_path(), tui_cfg.history_size);
+    // Questions are remembered per sources folder: next to its index.
+    let history =
+        settings::History::load(Some(opts.index_dir.join("history")), tui_cfg.history_size);
     let mut app = App::new(theme, tui_cfg, history);
     app.sources_label = model::clean(&opts.sources.display().to_string());
     if let Some(m) = cfg_msg.or(theme_msg) {
@@ -161,6 +165,7 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
                                 embedder: embedder.clone(),
                                 llm: llm.clone(),
                                 debug: opts.debug,
+                                log_dir: opts.log_dir.clone(),
                                 cancel,
                             },
                         )
@@ -260,6 +265,7 @@ struct QueryCtx {
     embedder: Option<Arc<dyn Embedder>>,
     llm: Option<Arc<(crate::llm::LlmClient, crate::llm::Prompts)>>,
     debug: bool,
+    log_dir: Option<PathBuf>,
     /// Set when the user cancels this query.
     cancel: Cancel,
 }
@@ -276,6 +282,7 @@ fn spawn_query(
         embedder,
         llm,
         debug,
+        log_dir,
         cancel,
     } = ctx;
     tokio::spawn(async move {
@@ -292,9 +299,9 @@ fn spawn_query(
             let outcome =
                 crate::pipeline::ask_with(&index, embedder.as_deref(), &config, &query, &engine)
                     .map_err(|e| format!("{e:#}"))?;
-            if let Some(dir) = crate::audit::log_dir() {
+            if let Some(dir) = &log_dir {
                 // The audit log is best effort here; the CLI reports failures.
-                let _ = crate::audit::record(&dir, &outcome, debug);
+                let _ = crate::audit::record(dir, &outcome, debug);
             }
             let extra = extra_chunks(&index, &outcome);
             Ok(Box::new((outcome, extra)))
