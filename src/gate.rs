@@ -110,6 +110,31 @@ impl Reason {
     }
 }
 
+impl GateDecision {
+    /// The decision in words an author reads: what was found or missing,
+    /// with the one number that decided it. `names` are the question's
+    /// names the sources never mention; `sources` how many sources the kept
+    /// passages come from.
+    pub fn in_words(&self, names: &[String], sources: usize) -> String {
+        let n = |k: &str| self.numbers.get(k).copied();
+        let evidence = match (n("top_score"), n("min_top_score")) {
+            (Some(t), Some(m)) => format!(" (evidence {t:.2}, needs {m:.2})"),
+            _ => String::new(),
+        };
+        match self.reason {
+            Reason::Passed => format!(
+                "strong match in {sources} source{}{evidence}",
+                if sources == 1 { "" } else { "s" }
+            ),
+            Reason::UnknownNames if !names.is_empty() => {
+                format!("nothing in your sources mentions {}", names.join(", "))
+            }
+            Reason::TopScoreTooLow => format!("{}{evidence}", self.reason.describe()),
+            _ => self.reason.describe().to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct GateDecision {
     pub decision: Decision,
@@ -399,5 +424,40 @@ mod tests {
         );
         let d = reranked_gate(&[3, 1], &cfg);
         assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Reranked));
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    /// Issue 15: the gate says what it found or missed in words, with the
+    /// one number that decided it; no parameter names, no negative zero.
+    #[test]
+    fn decisions_in_words() {
+        let nums =
+            |t: f64| BTreeMap::from([("top_score".into(), t), ("min_top_score".into(), 0.3)]);
+        let pass = GateDecision::new(Decision::Pass, Tier::Retrieval, Reason::Passed, nums(0.65));
+        assert_eq!(
+            pass.in_words(&[], 3),
+            "strong match in 3 sources (evidence 0.65, needs 0.30)"
+        );
+        let names = GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::UnknownNames,
+            nums(-0.0),
+        );
+        assert_eq!(
+            names.in_words(&["Japan".into()], 1),
+            "nothing in your sources mentions Japan"
+        );
+        let low = GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::TopScoreTooLow,
+            nums(0.05),
+        );
+        assert!(low.in_words(&[], 1).contains("evidence 0.05, needs 0.30"));
     }
 }

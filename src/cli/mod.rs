@@ -392,7 +392,7 @@ fn run(cli: Cli) -> Result<i32> {
             if json {
                 emit_json(&outcome)?;
             } else {
-                print_outcome(&outcome);
+                print_outcome(&outcome, common.debug);
             }
             Ok(0)
         }
@@ -626,19 +626,36 @@ fn print_index_report(r: &UpdateReport) {
     }
 }
 
-fn print_outcome(o: &QueryOutcome) {
+fn print_outcome(o: &QueryOutcome, debug: bool) {
     use crate::text::sanitize_for_terminal as clean;
     let mut out = std::io::stdout().lock();
     let g = &o.gate;
-    let nums: Vec<String> = g.numbers.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut sources: Vec<&str> = o
+        .candidates
+        .iter()
+        .filter(|c| c.kept)
+        .map(|c| c.source_id.as_str())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let verdict = match g.decision {
+        crate::gate::Decision::Pass => "answered",
+        crate::gate::Decision::Refuse => "refused",
+    };
     let _ = writeln!(
         out,
-        "Gate: {:?} ({:?} tier): {} [{}]",
-        g.decision,
-        g.tier,
-        g.message,
-        nums.join(", ")
+        "Gate: {verdict}: {}",
+        clean(&g.in_words(&o.unknown_names, sources.len()), false)
     );
+    if debug {
+        // The numbers behind the decision, for calibration.
+        let nums: Vec<String> = g
+            .numbers
+            .iter()
+            .map(|(k, v)| format!("{k}={v:.4}"))
+            .collect();
+        let _ = writeln!(out, "      ({:?} tier; {})", g.tier, nums.join(", "));
+    }
     let _ = writeln!(out, "Confidence: {:?}", o.answer.confidence);
     let _ = writeln!(out);
     let _ = writeln!(out, "{}", clean(&o.answer.text, true));
