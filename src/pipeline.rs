@@ -375,6 +375,53 @@ pub fn ask_with(
             })
             .collect();
         answer::judge_support(&mut claims, &quotes, &cfg.support);
+        // With an LLM, its judge refines the deterministic labels (never a
+        // deterministic `contradicts`; a failed call changes nothing).
+        if let Engine::Llm {
+            client,
+            prompts,
+            cancel,
+            ..
+        } = engine
+        {
+            let asks: Vec<(usize, (String, String))> = claims
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    c.support
+                        .is_some_and(|s| s != crate::support::Support::Contradicts)
+                })
+                .filter_map(|(i, c)| {
+                    let q = c
+                        .citations
+                        .iter()
+                        .find_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())?;
+                    Some((i, (c.text.clone(), q.0.to_string())))
+                })
+                .collect();
+            if !asks.is_empty() {
+                let pairs: Vec<(String, String)> = asks.iter().map(|(_, p)| p.clone()).collect();
+                if let Ok((labels, usage)) = crate::llm::block_on_until(
+                    crate::llm::support::judge(
+                        client,
+                        &pairs,
+                        prompts,
+                        client.config().rerank_concurrency,
+                    ),
+                    *cancel,
+                ) {
+                    outcome.usage = outcome.usage + usage;
+                    for ((i, _), label) in asks.iter().zip(labels) {
+                        if let Some((l, why)) = label {
+                            let c = &mut claims[*i];
+                            c.support = Some(l);
+                            c.support_reason =
+                                Some(format!("the model judged it {l:?}: {why}").to_lowercase());
+                        }
+                    }
+                }
+            }
+        }
         answer::check_consistency(&mut claims);
         let top = match &scores {
             // A reranker score of 3 ("contains the answer") is high.

@@ -350,3 +350,54 @@ fn claims_are_judged_against_what_they_cite() {
     // Quotes keep their verdicts.
     assert_eq!(o["counts"]["validated"], 2);
 }
+
+/// Issue 16: with an LLM, its judge refines the deterministic labels; it
+/// never overrules a deterministic `contradicts`, and a failed judge call
+/// leaves the deterministic label in place.
+#[test]
+fn the_llm_judge_refines_but_never_overrules_a_contradiction() {
+    let reply = json!({
+        "snippets": [
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.9}
+        ],
+        "summary": "The architect was Sostratus of Cnidus [1]. The architect was Sostratus of Rhodes [1]. The keepers ate fish every Friday [1].",
+        "noResults": false
+    })
+    .to_string();
+    let mock = Mock::with(move |r| {
+        if is_rerank(r) {
+            return ok(&json!({ "score": 3 }).to_string());
+        }
+        if r.body.contains("check whether a quotation") {
+            let label = if r.body.contains("of Cnidus [1]") || r.body.contains("of Cnidus.") {
+                "partial"
+            } else if r.body.contains("Rhodes") {
+                "entails"
+            } else {
+                return status(500, "judge down");
+            };
+            return ok(&json!({ "label": label, "reason": "scripted" }).to_string());
+        }
+        ok(&reply)
+    });
+    let o = ask(&mock, &["--no-rerank"]);
+    let claims = o["answer"]["claims"].as_array().unwrap();
+    let support: Vec<&str> = claims
+        .iter()
+        .map(|c| c["support"].as_str().unwrap_or("-"))
+        .collect();
+    assert_eq!(
+        support,
+        ["partial", "contradicts", "irrelevant"],
+        "{claims:#?}"
+    );
+    assert!(
+        claims[0]["support_reason"]
+            .as_str()
+            .unwrap()
+            .contains("model"),
+        "{claims:#?}"
+    );
+    assert_eq!(o["counts"]["validated"], 1);
+}

@@ -10,6 +10,7 @@ mod config;
 mod parse;
 mod prompts;
 mod rerank;
+pub mod support;
 
 pub use client::{ChatReply, LlmClient, LlmError, Usage, parse_retry_after};
 pub use config::LlmConfig;

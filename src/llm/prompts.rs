@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 pub const SYSTEM: &str = include_str!("../../prompts/system.md");
 pub const USER: &str = include_str!("../../prompts/user.md");
 pub const RERANK: &str = include_str!("../../prompts/rerank.md");
+pub const SUPPORT: &str = include_str!("../../prompts/support.md");
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompts {
@@ -19,6 +20,8 @@ pub struct Prompts {
     pub user: String,
     /// Template with `{question}` and `{passage}`.
     pub rerank: String,
+    /// Template with `{claim}` and `{quote}`: the claim-support judge.
+    pub support: String,
     /// The directory files were read from, if any.
     pub dir: Option<PathBuf>,
 }
@@ -35,7 +38,7 @@ struct File {
     placeholders: &'static [&'static str],
 }
 
-const FILES: [File; 3] = [
+const FILES: [File; 4] = [
     File {
         name: "system.md",
         builtin: SYSTEM,
@@ -51,6 +54,11 @@ const FILES: [File; 3] = [
         builtin: RERANK,
         placeholders: &["{question}", "{passage}"],
     },
+    File {
+        name: "support.md",
+        builtin: SUPPORT,
+        placeholders: &["{claim}", "{quote}"],
+    },
 ];
 
 impl Prompts {
@@ -60,6 +68,7 @@ impl Prompts {
             system: SYSTEM.to_string(),
             user: USER.to_string(),
             rerank: RERANK.to_string(),
+            support: SUPPORT.to_string(),
             dir: None,
         }
     }
@@ -141,6 +150,7 @@ impl Prompts {
             };
             texts.push(text);
         }
+        let support = texts.pop().unwrap_or_default();
         let rerank = texts.pop().unwrap_or_default();
         let user = texts.pop().unwrap_or_default();
         let system = texts.pop().unwrap_or_default();
@@ -149,6 +159,7 @@ impl Prompts {
                 system,
                 user,
                 rerank,
+                support,
                 dir: Some(dir.to_path_buf()),
             },
             warnings,
@@ -171,6 +182,11 @@ impl Prompts {
     }
 
     /// The rerank request for one chunk, its text cut to `max_chars` chars.
+    /// The support judge's message for one (claim, quote) pair.
+    pub fn support_message(&self, claim: &str, quote: &str) -> String {
+        fill(&self.support, &[("claim", claim), ("quote", quote)])
+    }
+
     pub fn rerank_message(&self, question: &str, chunk: &Chunk, max_chars: usize) -> String {
         let passage = if chunk.text.chars().count() > max_chars {
             let mut cut = chunk.clone();
@@ -290,7 +306,9 @@ mod tests {
         assert_eq!(p.system, "Custom system.");
         assert_eq!(p.user, USER, "a template without placeholders falls back");
         assert_eq!(p.rerank, RERANK, "a missing file falls back");
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(p.support, SUPPORT, "a missing file falls back");
+        // user.md's placeholders, and rerank.md and support.md missing.
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
         let (p, warnings) = Prompts::load(&dir.path().join("nope"), true);
         assert_eq!(p, Prompts::builtin());
         assert_eq!(warnings.len(), 1);
@@ -302,8 +320,8 @@ mod tests {
         let (p, warnings) = Prompts::load(&dir, true);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(
-            (p.system, p.user, p.rerank),
-            (SYSTEM.into(), USER.into(), RERANK.into())
+            (p.system, p.user, p.rerank, p.support),
+            (SYSTEM.into(), USER.into(), RERANK.into(), SUPPORT.into())
         );
     }
 }
