@@ -36,7 +36,9 @@
 //! 7. Lightweight markup the reader does not see is dropped: emphasis,
 //!    strong and code markers (`*`, `_`, `` ` `` runs that open or close a
 //!    word; [`normalize::markup_run`]), so "was *not* paid" reads "was not
-//!    paid"; `snake_case` and `5 * 3` keep theirs.
+//!    paid"; `snake_case` and `5 * 3` keep theirs. A Markdown link reads as
+//!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
+//!    ([`normalize::link_markup`]).
 //! 8. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
@@ -242,9 +244,11 @@ pub fn reader_text(s: &str) -> String {
             skip -= 1;
             continue;
         }
-        // Emphasis and code markers are not words ("*not*" is "not").
-        if let Some(n) = normalize::markup_run(s, b, prev) {
-            skip = n - 1;
+        // Emphasis and code markers and link markup are not words ("*not*"
+        // is "not", "[Robert Stevenson](url)" is "Robert Stevenson").
+        if let Some(n) = normalize::markup_run(s, b, prev).or_else(|| normalize::link_markup(s, b))
+        {
+            skip = s[b..b + n].chars().count() - 1;
             continue;
         }
         prev = c;

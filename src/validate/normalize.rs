@@ -182,8 +182,38 @@ fn is_word_byte(x: u8) -> bool {
     x < 0x80
         && !matches!(
             x,
-            b'-' | b'*' | b'_' | b'`' | b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C
+            b'-' | b'*' | b'_' | b'`' | b'[' | b']' | b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C
         )
+}
+
+/// A Markdown link's markup at byte `b` of `s`: the `[` that opens link
+/// text (a `](target)` follows on the same paragraph, within 300 bytes, with
+/// no bracket between), or the `](target)` that closes it (a target with no
+/// whitespace, within 500 bytes). Returns the bytes to skip. Decided by
+/// looking ahead only, so a slice of the text reads the same.
+pub fn link_markup(s: &str, b: usize) -> Option<usize> {
+    // At most `n` bytes of `t`, cut on a char boundary.
+    fn head(t: &str, n: usize) -> &str {
+        let mut n = n.min(t.len());
+        while !t.is_char_boundary(n) {
+            n -= 1;
+        }
+        &t[..n]
+    }
+    let rest = &s[b..];
+    if let Some(after) = rest.strip_prefix("](") {
+        let target = head(after, 500);
+        let close = target.find(')')?;
+        return (!target[..close].chars().any(char::is_whitespace)).then_some(close + 3);
+    }
+    if let Some(after) = rest.strip_prefix('[') {
+        let text = head(after, 300);
+        let end = text.find("](")?;
+        let inner = &text[..end];
+        let ok = !inner.contains(['[', ']']) && !inner.contains("\n\n") && !inner.is_empty();
+        return (ok && link_markup(s, b + 1 + end).is_some()).then_some(1);
+    }
+    None
 }
 
 /// Lightweight markup the reader does not see: a run of one to three `*`,
@@ -323,10 +353,11 @@ pub fn normalize(s: &str) -> Normalized {
             i = k;
             continue;
         }
-        // Emphasis and code markers: not text.
-        if let Some(n) = markup_run(s, b, prev) {
+        // Emphasis and code markers, link brackets and targets: not text.
+        if let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b)) {
+            let n_chars = s[b..b + n].chars().count();
             b += n;
-            i += n;
+            i += n_chars;
             continue;
         }
         // Fast path: an ASCII char that no combining char follows.
@@ -446,6 +477,14 @@ mod tests {
             "snake_case and 5 * 3 and 2*3"
         );
         assert_eq!(normalize("_Introduction_").text, "introduction");
+        assert_eq!(
+            normalize("built by [Robert Stevenson](https://x.org/rs) in 1811").text,
+            "built by robert stevenson in 1811"
+        );
+        assert_eq!(
+            normalize("a [note] and (aside)").text,
+            "a [note] and (aside)"
+        );
     }
 
     #[test]

@@ -473,6 +473,10 @@ fn nasty_text() -> impl Strategy<Value = String> {
         "`",
         "snake_case",
         "5 * 3",
+        "[",
+        "]",
+        "](u)",
+        "[link](https://x.y/z)",
     ]);
     prop::collection::vec(piece, 4..60).prop_map(|v| v.concat())
 }
@@ -972,4 +976,23 @@ fn item_14_a_quote_across_a_chunk_boundary_is_contiguous() {
         .with_adjacency(next)
         .validate(rev, "s", &cfg());
     assert_ne!(v.status, Status::Validated, "{v:?}");
+}
+
+/// Issue 9, item 14: a quote of a Markdown link's text validates; its copy
+/// text has no markup.
+#[test]
+fn item_14_markdown_links_read_as_their_text() {
+    let src = "The tower was built by [Robert Stevenson](https://example.org/rs) in 1811.";
+    let cs = one("l#0", "l", src);
+    let v = validate(
+        "The tower was built by Robert Stevenson in 1811.",
+        "l",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("The tower was built by Robert Stevenson in 1811.")
+    );
 }
