@@ -19,6 +19,18 @@ fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run research-board")
 }
 
+/// `verify`'s JSON, with its exit code: 0 when every quote is validated,
+/// 3 otherwise.
+fn verify_json(out: &Output, code: i32) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
 fn json(out: &Output) -> Value {
     assert!(
         out.status.success(),
@@ -461,7 +473,8 @@ fn verify_checks_a_draft_and_json_lines_against_the_corpus() {
         "--index-dir",
         idx.path().to_str().unwrap(),
     ]);
-    let r = json(&out);
+    // Two quotes are not validated: exit 3.
+    let r = verify_json(&out, 3);
     let rows: Vec<(String, String, Option<String>)> = r
         .as_array()
         .unwrap()
@@ -505,16 +518,38 @@ fn verify_checks_a_draft_and_json_lines_against_the_corpus() {
         "{\"quote\": \"The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.\", \"source\": \"grace-darling.md\"}\n",
     )
     .unwrap();
-    let r = json(&run(&[
-        "verify",
-        samples().to_str().unwrap(),
-        "--quotes",
-        jl.to_str().unwrap(),
-        "--json",
-        "--index-dir",
-        idx.path().to_str().unwrap(),
-    ]));
+    let r = verify_json(
+        &run(&[
+            "verify",
+            samples().to_str().unwrap(),
+            "--quotes",
+            jl.to_str().unwrap(),
+            "--json",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]),
+        3,
+    );
     assert_eq!(r[0]["verdict"], "misattributed", "{r:#}");
+    // Every quote validated: exit 0.
+    std::fs::write(
+        &jl,
+        "{\"quote\": \"The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.\"}\n",
+    )
+    .unwrap();
+    let r = verify_json(
+        &run(&[
+            "verify",
+            samples().to_str().unwrap(),
+            "--quotes",
+            jl.to_str().unwrap(),
+            "--json",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]),
+        0,
+    );
+    assert_eq!(r[0]["status"], "validated", "{r:#}");
     assert_eq!(r[0]["source_id"], "pharos-of-alexandria.md");
 }
 

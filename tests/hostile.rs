@@ -77,7 +77,9 @@ fn verify(src: &Path, idx: &Path, cfg: &Path, quotes: &str) -> Value {
         .arg(cfg)
         .output()
         .unwrap();
-    stdout_json(&out)
+    // 3: some quote is not validated (the point of these inputs).
+    assert!(matches!(out.status.code(), Some(0 | 3)), "{out:?}");
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
 /// Items 6, 7, 8 and 10 of issue 9 in one run over one folder.

@@ -412,7 +412,12 @@ fn run(cli: Cli) -> Result<i32> {
             } else {
                 print_verify(&results);
             }
-            Ok(0)
+            // For a pre-commit hook or CI over a manuscript: 3 when any
+            // quote is not validated (1 and 2 mean error and bad usage).
+            let all_valid = results
+                .iter()
+                .all(|r| r.status == crate::validate::Status::Validated);
+            Ok(if all_valid { 0 } else { 3 })
         }
         Some(Command::Eval {
             dir,
