@@ -375,8 +375,7 @@ pub fn ask_with(
             })
             .collect();
         answer::judge_support(&mut claims, &quotes, &cfg.support);
-        // With an LLM, its judge refines the deterministic labels (never a
-        // deterministic `contradicts`; a failed call changes nothing).
+        // With an LLM, its judge refines the deterministic labels.
         if let Engine::Llm {
             client,
             prompts,
@@ -384,43 +383,8 @@ pub fn ask_with(
             ..
         } = engine
         {
-            let asks: Vec<(usize, (String, String))> = claims
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| {
-                    c.support
-                        .is_some_and(|s| s != crate::support::Support::Contradicts)
-                })
-                .filter_map(|(i, c)| {
-                    let q = c
-                        .citations
-                        .iter()
-                        .find_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())?;
-                    Some((i, (c.text.clone(), q.0.to_string())))
-                })
-                .collect();
-            if !asks.is_empty() {
-                let pairs: Vec<(String, String)> = asks.iter().map(|(_, p)| p.clone()).collect();
-                if let Ok((labels, usage)) = crate::llm::block_on_until(
-                    crate::llm::support::judge(
-                        client,
-                        &pairs,
-                        prompts,
-                        client.config().rerank_concurrency,
-                    ),
-                    *cancel,
-                ) {
-                    outcome.usage = outcome.usage + usage;
-                    for ((i, _), label) in asks.iter().zip(labels) {
-                        if let Some((l, why)) = label {
-                            let c = &mut claims[*i];
-                            c.support = Some(l);
-                            c.support_reason =
-                                Some(format!("the model judged it {l:?}: {why}").to_lowercase());
-                        }
-                    }
-                }
-            }
+            let usage = crate::llm::support::refine(client, prompts, *cancel, &mut claims, &quotes);
+            outcome.usage = outcome.usage + usage;
         }
         answer::check_consistency(&mut claims);
         let top = match &scores {
@@ -513,39 +477,29 @@ fn validate_snippets(
             }
         }
         // Title and location come from the index: the chunk the quote was
-        // found in when that is the cited source, else any chunk of the
-        // cited source.
-        let located = v
-            .spans
-            .first()
-            .filter(|_| v.found_source_id.as_deref() == Some(s.source_id.as_str()))
-            .and_then(|sp| {
-                pool.iter()
-                    .find(|c| c.chunk.id == sp.chunk_id)
-                    .map(|c| &c.chunk)
-            });
-        let located = match located {
-            Some(c) => Some(c.clone()),
-            None => match v.spans.first() {
-                Some(sp) if v.found_source_id.as_deref() == Some(s.source_id.as_str()) => {
-                    index.chunk(&sp.chunk_id)?.map(|(c, _)| c)
+        // found in when that is the cited source (from the pool, else the
+        // index), else the cited source's title alone.
+        let located: Option<Chunk> = match v.spans.first() {
+            Some(sp) if v.found_source_id.as_deref() == Some(s.source_id.as_str()) => {
+                match pool.iter().find(|c| c.chunk.id == sp.chunk_id) {
+                    Some(c) => Some(c.chunk.clone()),
+                    None => index.chunk(&sp.chunk_id)?.map(|(c, _)| c),
                 }
-                _ => None,
-            },
+            }
+            _ => None,
         };
         let (title, location) = match &located {
             Some(c) => (c.source_title.clone(), c.location.clone()),
-            None => {
-                let title = match pool.iter().find(|c| c.chunk.source_id == s.source_id) {
-                    Some(c) => c.chunk.source_title.clone(),
-                    None => index
-                        .chunks_of(&s.source_id)?
-                        .first()
-                        .map(|c| c.source_title.clone())
-                        .unwrap_or_default(),
-                };
-                (title, String::new())
-            }
+            // The cited source's title, from the index's manifest.
+            None => (
+                index
+                    .manifest
+                    .files
+                    .get(&s.source_id)
+                    .map(|f| f.title.clone())
+                    .unwrap_or_default(),
+                String::new(),
+            ),
         };
         let differs = |said: &str, known: &str| {
             let said = crate::ingest::collapse_ws(said);

@@ -1,19 +1,11 @@
 //! End-to-end tests of the command line on real folders.
 
+mod common;
+use common::bin;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
-    // Never read a developer's own config file or write to their data dir.
-    c.env(
-        "XDG_CONFIG_HOME",
-        std::env::temp_dir().join("rb-test-no-config"),
-    );
-    c.env("XDG_DATA_HOME", std::env::temp_dir().join("rb-test-data"));
-    c
-}
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run research-board")

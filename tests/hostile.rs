@@ -3,19 +3,12 @@
 //! either read or skipped with its reason; nothing else is lost, nothing
 //! hangs, and nothing from a file reaches the terminal raw.
 
+mod common;
+use common::bin;
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
-    c.env(
-        "XDG_CONFIG_HOME",
-        std::env::temp_dir().join("rb-test-no-config"),
-    );
-    c.env("XDG_DATA_HOME", std::env::temp_dir().join("rb-test-data"));
-    c
-}
 
 fn make_hostile(dir: &Path) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/make-hostile.py");

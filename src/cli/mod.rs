@@ -309,10 +309,11 @@ fn update_or_keep(ctx: &Ctx, sources: &Path, idx: &Path, show_progress: bool) ->
     let Err(e) = update(ctx, sources, idx, show_progress) else {
         return Ok(());
     };
+    // An I/O error (a read-only folder, permissions, the lock held by
+    // another process), not a refusal such as another folder's index.
     let cannot_write = e
         .chain()
-        .any(|c| c.downcast_ref::<std::io::Error>().is_some())
-        || format!("{e:#}").contains("another research-board process is indexing");
+        .any(|c| c.downcast_ref::<std::io::Error>().is_some());
     if cannot_write && Index::open(idx).is_ok() {
         eprintln!(
             "warning: cannot update the index in {} ({}); answering from the index as it is",

@@ -839,8 +839,8 @@ fn lock(dir: &Path) -> Result<std::fs::File> {
         .write(true)
         .open(dir.join("index.lock"))
         .with_context(|| format!("cannot write to the index folder {}", dir.display()))?;
-    f.try_lock_exclusive().map_err(|_| {
-        anyhow!(
+    f.try_lock_exclusive().with_context(|| {
+        format!(
             "another research-board process is indexing {}; wait for it to finish",
             dir.display()
         )

@@ -42,27 +42,16 @@ fn worker_exe() -> Option<&'static PathBuf> {
     .as_ref()
 }
 
-fn format_name(f: Format) -> &'static str {
-    match f {
-        Format::Markdown => "markdown",
-        Format::Text => "text",
-        Format::Rst => "rst",
-        Format::Html => "html",
-        Format::Pdf => "pdf",
-        Format::Docx => "docx",
-    }
+/// A format's name on the worker's command line: its serde name ("pdf").
+fn format_name(f: Format) -> String {
+    serde_json::to_value(f)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 fn parse_format(s: &str) -> Option<Format> {
-    Some(match s {
-        "markdown" => Format::Markdown,
-        "text" => Format::Text,
-        "rst" => Format::Rst,
-        "html" => Format::Html,
-        "pdf" => Format::Pdf,
-        "docx" => Format::Docx,
-        _ => return None,
-    })
+    serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
 }
 
 /// Extract `bytes` in the worker when one is available and the format is

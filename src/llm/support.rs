@@ -71,6 +71,49 @@ pub async fn judge(
     (out, usage)
 }
 
+/// Ask the judge about every claim the deterministic tier did not find
+/// contradicted, against the first located quote it cites (`quotes[n - 1]`:
+/// the source's words of snippet `n` and its chunk), and take its label
+/// where it gave one. A failed or cancelled run changes nothing.
+pub fn refine(
+    client: &LlmClient,
+    prompts: &Prompts,
+    cancel: Option<&super::Cancel>,
+    claims: &mut [crate::answer::Claim],
+    quotes: &[Option<(&str, &str)>],
+) -> Usage {
+    let asks: Vec<(usize, (String, String))> = claims
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.support.is_some_and(|s| s != Support::Contradicts))
+        .filter_map(|(i, c)| {
+            let q = c
+                .citations
+                .iter()
+                .find_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())?;
+            Some((i, (c.text.clone(), q.0.to_string())))
+        })
+        .collect();
+    if asks.is_empty() {
+        return Usage::default();
+    }
+    let pairs: Vec<(String, String)> = asks.iter().map(|(_, p)| p.clone()).collect();
+    let concurrency = client.config().rerank_concurrency;
+    let Ok((labels, usage)) =
+        super::block_on_until(judge(client, &pairs, prompts, concurrency), cancel)
+    else {
+        return Usage::default();
+    };
+    for ((i, _), label) in asks.iter().zip(labels) {
+        if let Some((l, why)) = label {
+            let c = &mut claims[*i];
+            c.support = Some(l);
+            c.support_reason = Some(format!("the model judged it {l:?}: {why}").to_lowercase());
+        }
+    }
+    usage
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -218,11 +218,18 @@ impl Validation {
             })
             .collect();
         self.found_source_id = hits.first().map(|h| chunks[h.chunk].source_id.to_string());
+        // A validated passage is contiguous (its pieces sit across a chunk
+        // boundary); a flagged one's pieces are apart: marked " … ".
+        let sep = if self.status == Status::Validated {
+            " "
+        } else {
+            " … "
+        };
         self.copy_text = Some(
             hits.iter()
                 .map(|h| reader_text(slice_chars(chunks[h.chunk].text, h.start, h.end)))
                 .collect::<Vec<_>>()
-                .join(" … "),
+                .join(sep),
         );
         self
     }
@@ -579,23 +586,19 @@ fn validate_in(
         }
     }
     // 3b. Across the boundary of two adjacent chunks of the cited source.
+    // The parts (sentences, normalized once) serve step 5 too.
     let pieces = parts(content);
-    if pieces.len() >= 2
-        && let Some(hits) = across_boundary(corpus, &Parts::new(&pieces, chunks.len()), &cited)
+    let pneedles = (pieces.len() >= 2).then(|| Parts::new(&pieces, chunks.len()));
+    if let Some(hits) = pneedles
+        .as_ref()
+        .and_then(|p| across_boundary(corpus, p, &cited))
     {
-        let mut v = Validation::new(
+        return Validation::new(
             Verdict::Normalized,
             1.0,
             "the passage runs across two adjacent passages of the cited source".into(),
         )
         .located(chunks, &hits);
-        v.copy_text = Some(
-            hits.iter()
-                .map(|h| reader_text(slice_chars(chunks[h.chunk].text, h.start, h.end)))
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        return v;
     }
     // 4. Somewhere else.
     for &i in &others {
@@ -619,24 +622,23 @@ fn validate_in(
     let sim = |dist: usize| (1.0 - dist as f32 / pattern.len().max(1) as f32).max(0.0);
 
     // 5. Non-contiguous.
-    if pieces.len() >= 2 {
-        let pneedles = Parts::new(&pieces, chunks.len());
-        if let Some((hits, note)) = non_contiguous(corpus, &pneedles, &cited, &others) {
-            let src = chunks[hits[0].chunk].source_id;
-            let mut holders: Vec<usize> = hits.iter().map(|h| h.chunk).collect();
-            holders.dedup();
-            let best = holders
-                .iter()
-                .map(|&i| fwd.search(corpus.norm(i).text.chars()).0)
-                .min()
-                .unwrap_or(pattern.len());
-            let note = if src == cited_source_id {
-                note
-            } else {
-                format!("{note}; {}", wrong_source(src))
-            };
-            return Validation::new(Verdict::NonContiguous, sim(best), note).located(chunks, &hits);
-        }
+    if let Some(pneedles) = &pneedles
+        && let Some((hits, note)) = non_contiguous(corpus, pneedles, &cited, &others)
+    {
+        let src = chunks[hits[0].chunk].source_id;
+        let mut holders: Vec<usize> = hits.iter().map(|h| h.chunk).collect();
+        holders.dedup();
+        let best = holders
+            .iter()
+            .map(|&i| fwd.search(corpus.norm(i).text.chars()).0)
+            .min()
+            .unwrap_or(pattern.len());
+        let note = if src == cited_source_id {
+            note
+        } else {
+            format!("{note}; {}", wrong_source(src))
+        };
+        return Validation::new(Verdict::NonContiguous, sim(best), note).located(chunks, &hits);
     }
 
     // 6. Fuzzy: cited chunks first, then the others. Only alignments within
@@ -812,9 +814,7 @@ fn in_one_chunk(
         let norm = corpus.norm(i);
         for (k, w) in hits.windows(2).enumerate() {
             let (a, b) = (w[0], w[1]);
-            let adjacent =
-                b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ');
-            if adjacent {
+            if side_by_side(norm, a, b) {
                 continue;
             }
             let note = if b.nstart < a.nstart {
@@ -839,6 +839,12 @@ fn in_one_chunk(
         return Some(None);
     }
     None
+}
+
+/// Does hit `b` follow hit `a` directly (at most one space between) in the
+/// chunk's normalized text?
+fn side_by_side(norm: &Normalized, a: Hit, b: Hit) -> bool {
+    b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ')
 }
 
 /// Every part found, in order, at the end of one chunk of `group` and the
@@ -879,8 +885,7 @@ fn across_boundary(
         let ok = hits.windows(2).all(|w| {
             let (a, b) = (w[0], w[1]);
             if a.chunk == b.chunk {
-                let norm = corpus.norm(a.chunk);
-                b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ')
+                side_by_side(corpus.norm(a.chunk), a, b)
             } else {
                 a.nend == corpus.norm(a.chunk).len() && b.nstart == 0
             }

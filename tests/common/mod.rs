@@ -262,3 +262,16 @@ pub fn status(code: u16, body: &str) -> Action {
         body: body.into(),
     }
 }
+
+// ---------------------------------------------------------------- the binary
+
+/// The real binary, kept away from a developer's own config and data.
+pub fn bin() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_research-board"));
+    c.env(
+        "XDG_CONFIG_HOME",
+        std::env::temp_dir().join("rb-test-no-config"),
+    );
+    c.env("XDG_DATA_HOME", std::env::temp_dir().join("rb-test-data"));
+    c
+}
