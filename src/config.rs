@@ -18,7 +18,7 @@ pub struct Config {
     pub engine: EngineKind,
     /// Use the LLM to rerank candidates when the engine is `llm`.
     pub rerank: bool,
-    pub llm: crate::llm::LlmConfig,
+    pub llm: crate::provider::LlmConfig,
     pub embedder: EmbedderKind,
     pub embed: crate::embed::EmbedConfig,
     pub chunk: ChunkConfig,

@@ -230,9 +230,9 @@ pub fn run(
     cfg: &Config,
     set: &QuestionSet,
     sweep: bool,
-    engine: &pipeline::Engine<'_>,
+    engine: &dyn pipeline::Engine,
 ) -> Result<EvalReport> {
-    let offline_gate = matches!(engine, pipeline::Engine::Extractive);
+    let offline_gate = engine.deterministic();
     let sweep = sweep && offline_gate;
     // Extraction does not depend on the gate's thresholds: run with an open
     // gate once, then apply the configured gate (and any sweep) offline.
@@ -251,7 +251,7 @@ pub fn run(
             pipeline::ask(index, embedder, &open, &q.question)?
         } else {
             // An LLM failure on one question is recorded, not fatal.
-            match pipeline::ask_with(index, embedder, cfg, &q.question, engine) {
+            match pipeline::ask_with(index, embedder, cfg, &q.question, engine, None) {
                 Ok(o) => o,
                 Err(e) => {
                     errors.push(QuestionError {

@@ -21,7 +21,7 @@
 //! quotes: no quote's verdict changes because of it.
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -198,7 +198,7 @@ const NUMBER_WORDS: &[(&str, &str)] = &[
 /// A word and its negative form by prefix ("interpretable" /
 /// "uninterpretable") on opposite sides.
 fn prefix_negation(c: &str, q: &str) -> Option<String> {
-    let words = |t: &str| -> HashSet<String> {
+    let words = |t: &str| -> BTreeSet<String> {
         t.to_lowercase()
             .split(|ch: char| !ch.is_alphanumeric())
             .filter(|w| w.len() > 3)
@@ -238,18 +238,19 @@ fn analyzer() -> &'static std::sync::Mutex<tantivy::tokenizer::TextAnalyzer> {
 /// What a sentence says, as the checks compare it.
 struct Facts {
     /// Stemmed content words.
-    words: HashSet<String>,
+    words: BTreeSet<String>,
     /// Numbers as written, normalised ("1,788" → "1788", "22.98%" → "22.98").
     numbers: Vec<String>,
-    /// Capitalised words (names; a sentence's first word too), lower-cased.
-    names: HashSet<String>,
+    /// Capitalised words (names; a sentence's first word too), lower-cased;
+    /// ordered sets, so that a reason names the same word on every run.
+    names: BTreeSet<String>,
     negated: bool,
     /// Stemmed words, stop words included (for directions).
-    all: HashSet<String>,
+    all: BTreeSet<String>,
 }
 
 fn facts(text: &str) -> Facts {
-    let mut all = HashSet::new();
+    let mut all = BTreeSet::new();
     {
         let mut a = analyzer().lock().unwrap_or_else(|e| e.into_inner());
         let mut stream = a.token_stream(text);
@@ -291,7 +292,7 @@ fn facts(text: &str) -> Facts {
             numbers.push(n.to_string());
         }
     }
-    let mut names = HashSet::new();
+    let mut names = BTreeSet::new();
     for w in text
         .split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .filter(|w| !w.is_empty())

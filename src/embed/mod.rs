@@ -101,7 +101,7 @@ pub struct EmbedSettings {
     /// `minilm`'s model folder; when unset, `RESEARCH_BOARD_MINILM_DIR`.
     pub minilm_dir: Option<PathBuf>,
     /// Base URL, key, timeouts and retries for `openai` (the LLM's).
-    pub openai: crate::llm::LlmConfig,
+    pub openai: crate::provider::LlmConfig,
     pub openai_model: String,
     /// Texts per request for `openai`.
     pub batch: usize,
@@ -110,7 +110,7 @@ pub struct EmbedSettings {
 impl EmbedSettings {
     /// Settings from the `[embed]` table and the (env-layered) LLM settings;
     /// `RESEARCH_BOARD_MINILM_DIR` overrides `embed.minilm_dir`.
-    pub fn new(embed: &EmbedConfig, llm: &crate::llm::LlmConfig) -> Self {
+    pub fn new(embed: &EmbedConfig, llm: &crate::provider::LlmConfig) -> Self {
         let env_dir = std::env::var_os(MINILM_DIR_ENV)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
@@ -127,7 +127,7 @@ impl EmbedSettings {
 /// `RESEARCH_BOARD_MINILM_DIR` and the `OPENAI_*` variables); `None` means
 /// BM25-only retrieval.
 pub fn build(kind: EmbedderKind) -> Result<Option<Box<dyn Embedder>>> {
-    let llm = crate::llm::LlmConfig::default().from_env();
+    let llm = crate::provider::LlmConfig::default().from_env();
     build_with(kind, &EmbedSettings::new(&EmbedConfig::default(), &llm))
 }
 

@@ -3,7 +3,7 @@
 //! it shares the LLM's base URL, key, timeouts and retry policy.
 
 use super::{Embedder, normalize};
-use crate::llm::{LlmClient, LlmConfig, block_on};
+use crate::provider::{LlmClient, LlmConfig, block_on};
 use anyhow::{Context, Result, ensure};
 
 /// Texts per request unless configured otherwise.

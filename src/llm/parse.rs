@@ -5,8 +5,8 @@
 //! tolerated; anything that is not an object with a `snippets` array (or
 //! `noResults: true`) is a [`LlmError::Schema`], and nothing panics.
 
-use super::client::LlmError;
 use crate::extract::{Extraction, MAX_SNIPPETS, Snippet};
+use crate::provider::LlmError;
 use serde_json::{Map, Value};
 
 /// Parse the model's extraction reply.

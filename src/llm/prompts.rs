@@ -3,9 +3,9 @@
 //! time from a prompts directory, with the same text compiled in as the
 //! fallback.
 
-use super::config::LlmConfig;
 use crate::budget::format_chunk;
 use crate::chunk::Chunk;
+use crate::provider::LlmConfig;
 use std::path::{Path, PathBuf};
 
 pub const SYSTEM: &str = include_str!("../../prompts/system.md");

@@ -2,10 +2,10 @@
 //! calls in flight at once. Any failure means no scores at all: the caller
 //! keeps retrieval scores and the gate uses the retrieval tier.
 
-use super::client::{LlmClient, Usage};
 use super::parse::parse_score;
 use super::prompts::Prompts;
 use crate::chunk::Chunk;
+use crate::provider::{LlmClient, Usage};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::{Value, json};

@@ -4,9 +4,9 @@
 //! the model says, and a failed or unreadable call leaves the deterministic
 //! label in place.
 
-use super::client::{LlmClient, Usage};
 use super::parse::first_json_object;
 use super::prompts::Prompts;
+use crate::provider::{LlmClient, Usage};
 use crate::support::Support;
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -78,7 +78,7 @@ pub async fn judge(
 pub fn refine(
     client: &LlmClient,
     prompts: &Prompts,
-    cancel: Option<&super::Cancel>,
+    cancel: Option<&crate::provider::Cancel>,
     claims: &mut [crate::answer::Claim],
     quotes: &[Option<(&str, &str)>],
 ) -> Usage {

@@ -11,6 +11,7 @@ pub mod clipboard;
 pub mod diff;
 #[doc(hidden)]
 pub mod fixture;
+mod jobs;
 pub mod model;
 pub mod settings;
 pub mod terminal;
@@ -22,90 +23,52 @@ mod tests;
 
 pub use app::App;
 
-use crate::config::Config;
-use crate::embed::Embedder;
-use crate::index::{self, Index, Progress, UpdateOptions, UpdateReport};
-use crate::llm::Cancel;
-use crate::pipeline::QueryOutcome;
+use crate::provider::Cancel;
+use crate::session::Session;
 use anyhow::Result;
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
-use model::ExtraChunk;
+use jobs::Msg;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// What the board needs to start.
-pub struct Options {
-    pub sources: PathBuf,
-    pub index_dir: PathBuf,
-    /// Where the audit log goes ([`crate::audit::log_dir`]).
-    pub log_dir: Option<PathBuf>,
-    pub config: Config,
-    pub embedder: Option<Box<dyn Embedder>>,
-    /// `--theme`: a built-in name or a file.
-    pub theme: Option<String>,
-    /// `--debug`: the audit log also gets the whole outcome.
-    pub debug: bool,
-    /// The LLM engine (client and prompts), when configured; `None` runs
-    /// the built-in extractive engine.
-    pub llm: Option<(crate::llm::LlmClient, crate::llm::Prompts)>,
-}
-
-/// Messages from the workers.
-enum Msg {
-    Progress(Progress),
-    /// The index of an earlier run, searchable while the update runs.
-    PreviousIndex(Arc<Index>),
-    IndexReady(Result<(Arc<Index>, UpdateReport), String>),
-    QueryDone(u64, Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>),
-}
-
 /// Open the board and run it until the user quits.
-pub fn run(opts: Options) -> Result<()> {
+pub fn run(session: Session, theme: Option<String>) -> Result<()> {
     terminal::install_panic_hook();
     let (tui_cfg, cfg_msg) = settings::TuiConfig::load();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let choice = opts.theme.clone().or_else(|| tui_cfg.theme.clone());
+    let choice = theme.or_else(|| tui_cfg.theme.clone());
     let (theme, theme_msg) = theme::Theme::load(choice.as_deref(), no_color);
     // Questions are remembered per sources folder: next to its index.
-    let history =
-        settings::History::load(Some(opts.index_dir.join("history")), tui_cfg.history_size);
+    let history = settings::History::load(
+        Some(session.index_dir().join("history")),
+        tui_cfg.history_size,
+    );
     let mut app = App::new(theme, tui_cfg, history);
-    app.sources_label = model::clean(&opts.sources.display().to_string());
+    app.sources_label = model::clean(&session.sources().display().to_string());
     if let Some(m) = cfg_msg.or(theme_msg) {
         app.set_status(app::StatusKind::Error, m);
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
     let mut term = terminal::enter()?;
-    let result = rt.block_on(event_loop(&mut term, &mut app, opts));
+    // The process's one runtime (the LLM calls of the workers run on it
+    // too). Workers still running when the user quits (an index update, a
+    // query) are abandoned with the process: an update is safe to
+    // interrupt, a query has no side effects.
+    let result =
+        crate::provider::runtime().block_on(event_loop(&mut term, &mut app, Arc::new(session)));
     terminal::leave();
-    // Workers still running (an index update, a query) are abandoned: an
-    // update is safe to interrupt, a query has no side effects.
-    rt.shutdown_timeout(Duration::from_millis(100));
     result
 }
 
-async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> Result<()> {
+async fn event_loop(term: &mut terminal::Term, app: &mut App, session: Arc<Session>) -> Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let config = Arc::new(opts.config);
-    let embedder: Option<Arc<dyn Embedder>> = opts.embedder.map(Arc::from);
-    let llm = opts.llm.map(Arc::new);
-    let mut index: Option<Arc<Index>> = None;
+    // An index generation is open (an earlier run's, or the updated one).
+    let mut ready = false;
     // The running queries' cancel switches, by generation.
     let mut cancels: HashMap<u64, Cancel> = HashMap::new();
-    spawn_index(
-        tx.clone(),
-        opts.sources.clone(),
-        opts.index_dir.clone(),
-        config.clone(),
-        embedder.clone(),
-    );
+    jobs::spawn_index(tx.clone(), session.clone());
 
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(120));
@@ -132,14 +95,12 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
             }
             Some(msg) = rx.recv() => match msg {
                 Msg::Progress(p) => app.on_index_progress(p),
-                Msg::PreviousIndex(idx) => {
-                    let chunks = idx.chunk_count();
-                    index = Some(idx);
+                Msg::PreviousIndex(chunks) => {
+                    ready = true;
                     app.on_previous_index(chunks);
                 }
-                Msg::IndexReady(Ok((idx, report))) => {
-                    let chunks = idx.chunk_count();
-                    index = Some(idx);
+                Msg::IndexReady(Ok((chunks, report))) => {
+                    ready = true;
                     app.on_index_ready(chunks, Some(report));
                 }
                 Msg::IndexReady(Err(e)) => app.on_index_failed(e),
@@ -151,27 +112,14 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
         }
         for effect in std::mem::take(&mut app.effects) {
             match effect {
-                app::Effect::RunQuery { generation, query } => match &index {
-                    Some(idx) => {
-                        let cancel = Cancel::default();
-                        cancels.insert(generation, cancel.clone());
-                        spawn_query(
-                            tx.clone(),
-                            generation,
-                            query,
-                            idx.clone(),
-                            QueryCtx {
-                                config: config.clone(),
-                                embedder: embedder.clone(),
-                                llm: llm.clone(),
-                                debug: opts.debug,
-                                log_dir: opts.log_dir.clone(),
-                                cancel,
-                            },
-                        )
-                    }
-                    None => app.set_status(app::StatusKind::Error, "The index is not open."),
-                },
+                app::Effect::RunQuery { generation, query } if ready => {
+                    let cancel = Cancel::default();
+                    cancels.insert(generation, cancel.clone());
+                    jobs::spawn_query(tx.clone(), session.clone(), generation, query, cancel);
+                }
+                app::Effect::RunQuery { .. } => {
+                    app.set_status(app::StatusKind::Error, "The index is not open.")
+                }
                 app::Effect::Cancel(generation) => {
                     if let Some(c) = cancels.remove(&generation) {
                         c.cancel();
@@ -197,139 +145,4 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
         }
     }
     Ok(())
-}
-
-/// Run `work` on a blocking thread marked as a worker (so a panic there is
-/// reported instead of tearing down the terminal); a panic becomes `Err`.
-async fn in_worker<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
-    let handle = tokio::task::spawn_blocking(move || {
-        terminal::mark_worker_thread();
-        work()
-    });
-    match handle.await {
-        Ok(r) => r,
-        Err(e) if e.is_panic() => Err(format!(
-            "internal error (a bug): {}",
-            terminal::panic_message(e.into_panic())
-        )),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-fn spawn_index(
-    tx: mpsc::UnboundedSender<Msg>,
-    sources: PathBuf,
-    dir: PathBuf,
-    config: Arc<Config>,
-    embedder: Option<Arc<dyn Embedder>>,
-) {
-    let ptx = tx.clone();
-    tokio::spawn(async move {
-        let r = in_worker(move || {
-            // An index from an earlier run answers while this one updates,
-            // if it was built with the same embedder (the query vectors
-            // must match its vectors).
-            let want = embedder.as_ref().map(|e| e.id().to_string());
-            if let Ok(previous) = Index::open(&dir)
-                && previous.manifest.embedder == want
-            {
-                let _ = ptx.send(Msg::PreviousIndex(Arc::new(previous)));
-            }
-            let opts = UpdateOptions {
-                chunk: config.chunk,
-                limits: config.limits.limits(),
-                replace_other_sources: false,
-            };
-            let mut last: Option<Progress> = None;
-            let mut progress = |p: Progress| {
-                if last.as_ref() != Some(&p) {
-                    last = Some(p.clone());
-                    let _ = ptx.send(Msg::Progress(p));
-                }
-            };
-            let report = index::update(&sources, &dir, &opts, embedder.as_deref(), &mut progress)
-                .map_err(|e| format!("{e:#}"))?;
-            let idx = Index::open(&dir).map_err(|e| format!("{e:#}"))?;
-            Ok((Arc::new(idx), report))
-        })
-        .await;
-        let _ = tx.send(Msg::IndexReady(r));
-    });
-}
-
-/// What every query shares.
-struct QueryCtx {
-    config: Arc<Config>,
-    embedder: Option<Arc<dyn Embedder>>,
-    llm: Option<Arc<(crate::llm::LlmClient, crate::llm::Prompts)>>,
-    debug: bool,
-    log_dir: Option<PathBuf>,
-    /// Set when the user cancels this query.
-    cancel: Cancel,
-}
-
-fn spawn_query(
-    tx: mpsc::UnboundedSender<Msg>,
-    generation: u64,
-    query: String,
-    index: Arc<Index>,
-    ctx: QueryCtx,
-) {
-    let QueryCtx {
-        config,
-        embedder,
-        llm,
-        debug,
-        log_dir,
-        cancel,
-    } = ctx;
-    tokio::spawn(async move {
-        let r = in_worker(move || {
-            let engine = match llm.as_deref() {
-                Some((client, prompts)) => crate::pipeline::Engine::Llm {
-                    client,
-                    prompts,
-                    rerank: config.rerank,
-                    cancel: Some(&cancel),
-                },
-                None => crate::pipeline::Engine::Extractive,
-            };
-            let outcome =
-                crate::pipeline::ask_with(&index, embedder.as_deref(), &config, &query, &engine)
-                    .map_err(|e| format!("{e:#}"))?;
-            if let Some(dir) = &log_dir {
-                // The audit log is best effort here; the CLI reports failures.
-                let _ = crate::audit::record(dir, &outcome, debug);
-            }
-            let extra = extra_chunks(&index, &outcome);
-            Ok(Box::new((outcome, extra)))
-        })
-        .await;
-        let _ = tx.send(Msg::QueryDone(generation, r));
-    });
-}
-
-/// Chunks that validated spans point at outside the retrieved set (a
-/// misattributed quote found in another source), for the preview.
-fn extra_chunks(index: &Index, o: &QueryOutcome) -> Vec<ExtraChunk> {
-    let mut out: Vec<ExtraChunk> = Vec::new();
-    for sp in o.snippets.iter().flat_map(|s| &s.spans) {
-        if o.candidates.iter().any(|c| c.id == sp.chunk_id)
-            || out.iter().any(|c| c.id == sp.chunk_id)
-        {
-            continue;
-        }
-        if let Ok(Some((c, _))) = index.chunk(&sp.chunk_id) {
-            out.push(ExtraChunk {
-                id: c.id,
-                source_id: c.source_id,
-                title: c.source_title,
-                location: c.location,
-                text: c.text,
-            });
-        }
-    }
-    out
 }

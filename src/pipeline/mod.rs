@@ -10,13 +10,17 @@ use crate::embed::Embedder;
 use crate::extract::{self, Span};
 use crate::gate::{self, Decision, Evidence, GateDecision, REFUSAL, Reason, Tier};
 use crate::index::Index;
-use crate::llm::{LlmClient, Prompts};
+use crate::provider::{Cancel, Usage};
 use crate::retrieve::{self, Candidate};
 use crate::validate::{ChunkRef, Status, Validation, Validator, Verdict};
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
+
+mod engine;
+
+pub use engine::{Engine, ExtractInput, Extractive, LlmEngine, build as build_engine};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CandidateOut {
@@ -128,7 +132,7 @@ pub struct QueryOutcome {
     pub counts: VerdictCounts,
     pub answer: Answer,
     /// Tokens, time and requests the LLM calls took (zero for the engine).
-    pub usage: crate::llm::Usage,
+    pub usage: Usage,
     /// Why the reranker did not run or failed, when it did not score.
     pub rerank_error: Option<String>,
     pub timings_ms: Timings,
@@ -138,21 +142,6 @@ fn ms(t: Instant) -> f64 {
     (t.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }
 
-/// Which extractor (and reranker) a query uses.
-pub enum Engine<'a> {
-    /// The built-in extractive engine: no network, no reranker.
-    Extractive,
-    /// An OpenAI-compatible LLM for extraction, and for reranking unless
-    /// `rerank` is off.
-    Llm {
-        client: &'a LlmClient,
-        prompts: &'a Prompts,
-        rerank: bool,
-        /// Set to abandon the question's LLM calls.
-        cancel: Option<&'a crate::llm::Cancel>,
-    },
-}
-
 /// Run the pipeline once for `query` with the built-in extractive engine.
 pub fn ask(
     index: &Index,
@@ -160,16 +149,18 @@ pub fn ask(
     cfg: &Config,
     query: &str,
 ) -> Result<QueryOutcome> {
-    ask_with(index, embedder, cfg, query, &Engine::Extractive)
+    ask_with(index, embedder, cfg, query, &Extractive, None)
 }
 
-/// Run the pipeline once for `query` with `engine`.
+/// Run the pipeline once for `query` with `engine`; setting `cancel`
+/// abandons the question's network calls.
 pub fn ask_with(
     index: &Index,
     embedder: Option<&dyn Embedder>,
     cfg: &Config,
     query: &str,
-    engine: &Engine<'_>,
+    engine: &dyn Engine,
+    cancel: Option<&Cancel>,
 ) -> Result<QueryOutcome> {
     let t_total = Instant::now();
     let mut timings = Timings::default();
@@ -187,10 +178,7 @@ pub fn ask_with(
         unknown_names: retrieval.unknown_names.clone(),
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
-        engine: match engine {
-            Engine::Extractive => "extractive".into(),
-            Engine::Llm { client, .. } => format!("llm:{}", client.config().model),
-        },
+        engine: engine.name(),
         embedder: embedder.map(|e| e.id().to_string()),
         candidates: pool.iter().map(|c| candidate_out(c, cfg)).collect(),
         gate: GateDecision::new(
@@ -203,33 +191,17 @@ pub fn ask_with(
         snippets: Vec::new(),
         counts: VerdictCounts::default(),
         answer: refusal(),
-        usage: crate::llm::Usage::default(),
+        usage: Usage::default(),
         rerank_error: None,
         timings_ms: Timings::default(),
     };
 
-    // 2. Rerank (LLM) and 3. gate. Without scores, the retrieval tier.
+    // 2. Rerank (when the engine does) and 3. gate. Without scores, the
+    // retrieval tier.
     let t = Instant::now();
+    let pool_chunks: Vec<&Chunk> = pool.iter().map(|c| &c.chunk).collect();
     let mut scores: Option<Vec<u8>> = None;
-    if let Engine::Llm {
-        client,
-        prompts,
-        rerank: true,
-        cancel,
-    } = engine
-        && !pool.is_empty()
-    {
-        let chunks: Vec<&Chunk> = pool.iter().map(|c| &c.chunk).collect();
-        let r = crate::llm::block_on_until(
-            crate::llm::rerank(
-                client,
-                query,
-                &chunks,
-                prompts,
-                client.config().rerank_concurrency,
-            ),
-            *cancel,
-        )?;
+    if let Some(r) = engine.rerank(query, &pool_chunks, cancel)? {
         outcome.usage = outcome.usage + r.usage;
         outcome.rerank_error = r.error;
         scores = r.scores.filter(|s| s.len() == pool.len());
@@ -297,11 +269,7 @@ pub fn ask_with(
             (&pool[i].chunk, score)
         })
         .collect();
-    let overhead = match engine {
-        Engine::Extractive => 0,
-        Engine::Llm { prompts, .. } => prompts.overhead_tokens(query),
-    };
-    let (fit, budget) = budget::fit(&scored, overhead, &cfg.budget);
+    let (fit, budget) = budget::fit(&scored, engine.prompt_overhead(query), &cfg.budget);
     timings.budget = ms(t);
     outcome.budget = Some(budget);
     if fit.is_empty() {
@@ -314,33 +282,20 @@ pub fn ask_with(
     // 5. Extract.
     let t = Instant::now();
     let chunks: Vec<&Chunk> = fit.iter().map(|&i| scored[i].0).collect();
-    let extraction = match engine {
-        Engine::Extractive => {
-            let analyze = |s: &str| index.analyze(s);
-            extract::extractive(
-                &chunks,
-                query,
-                &retrieval.terms,
-                &analyze,
-                embedder,
-                retrieval.query_vector.as_deref(),
-                &cfg.extract,
-            )?
-        }
-        Engine::Llm {
-            client,
-            prompts,
-            cancel,
-            ..
-        } => {
-            let (ex, usage) = crate::llm::block_on_until(
-                crate::llm::llm_extract(client, query, &chunks, prompts),
-                *cancel,
-            )??;
-            outcome.usage = outcome.usage + usage;
-            ex
-        }
-    };
+    let analyze = |s: &str| index.analyze(s);
+    let (extraction, usage) = engine.extract(
+        &ExtractInput {
+            question: query,
+            chunks: &chunks,
+            terms: &retrieval.terms,
+            analyze: &analyze,
+            embedder,
+            query_vector: retrieval.query_vector.as_deref(),
+            config: cfg,
+        },
+        cancel,
+    )?;
+    outcome.usage = outcome.usage + usage;
     timings.extract = ms(t);
 
     // 6. Validate every snippet, then 7. check the answer's claims.
@@ -359,7 +314,8 @@ pub fn ask_with(
         outcome.gate = post_gate(&decision, Reason::AllSnippetsDropped);
     } else {
         let mut claims = answer::check_claims(&extraction.summary, &statuses);
-        // Support: each claim against the source's own words of what it cites.
+        // Support: each claim against the source's own words of what it
+        // cites; the engine (an LLM judge) may refine the labels.
         let chunk_text = |id: &str| {
             pool.iter()
                 .find(|c| c.chunk.id == id)
@@ -375,17 +331,7 @@ pub fn ask_with(
             })
             .collect();
         answer::judge_support(&mut claims, &quotes, &cfg.support);
-        // With an LLM, its judge refines the deterministic labels.
-        if let Engine::Llm {
-            client,
-            prompts,
-            cancel,
-            ..
-        } = engine
-        {
-            let usage = crate::llm::support::refine(client, prompts, *cancel, &mut claims, &quotes);
-            outcome.usage = outcome.usage + usage;
-        }
+        outcome.usage = outcome.usage + engine.refine_support(&mut claims, &quotes, cancel);
         answer::check_consistency(&mut claims);
         let top = match &scores {
             // A reranker score of 3 ("contains the answer") is high.

@@ -172,7 +172,7 @@ pub struct ChatReply {
 /// An OpenAI-compatible chat completions client.
 ///
 /// Pooled connections belong to the tokio runtime that opened them: use one
-/// client from one runtime (the TUI's, or [`super::block_on`]'s).
+/// client from one runtime ([`super::runtime`]).
 #[derive(Clone)]
 pub struct LlmClient {
     http: reqwest::Client,
@@ -692,7 +692,7 @@ mod tests {
         );
         assert_eq!(redact_key("key 89abcdef!", key), "key <redacted>!");
         assert_eq!(redact_key("the test went fine", key), "the test went fine");
-        let cfg = crate::llm::LlmConfig {
+        let cfg = crate::provider::LlmConfig {
             api_key: Some(key.into()),
             ..Default::default()
         };

@@ -1,0 +1,355 @@
+//! How the CLI prints outcomes: plain text for people, JSON for programs.
+
+use crate::index::UpdateReport;
+use crate::pipeline::QueryOutcome;
+use anyhow::Result;
+use std::io::Write;
+
+/// Print `value` as pretty JSON on stdout. A closed pipe (`| head`) ends
+/// the program quietly with success, as ripgrep does, instead of a panic.
+pub(super) fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        r => Ok(r?),
+    }
+}
+pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
+    use crate::text::sanitize_for_terminal as clean;
+    let mut out = std::io::stdout().lock();
+    for r in results {
+        let line = r.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{line}{:?} ({:?}, similarity {:.2})",
+            r.verdict, r.status, r.similarity
+        );
+        let _ = writeln!(out, "    “{}”", clean(&r.quote, false));
+        if let (Some(id), Some(loc)) = (&r.source_id, &r.location) {
+            let loc = if loc.is_empty() {
+                r.source_title.as_deref().unwrap_or("")
+            } else {
+                loc
+            };
+            // The place an author cites ("p. 12", "line 412"), else the
+            // char span.
+            let span = match &r.place {
+                Some(p) => format!(", {p}"),
+                None => r
+                    .spans
+                    .first()
+                    .map(|s| format!(" [chars {}–{} of {}]", s.start, s.end, s.chunk_id))
+                    .unwrap_or_default(),
+            };
+            let _ = writeln!(
+                out,
+                "    in {} — {}{}",
+                clean(id, false),
+                clean(loc, false),
+                span
+            );
+        }
+        if r.status != crate::validate::Status::Validated {
+            let _ = writeln!(out, "    {}", clean(&r.note, false));
+            if let Some(t) = &r.copy_text {
+                let _ = writeln!(out, "    source text: “{}”", clean(t, false));
+            }
+        }
+    }
+    let n = |s: crate::validate::Status| results.iter().filter(|r| r.status == s).count();
+    let _ = writeln!(
+        out,
+        "\n{} quotes: {} validated, {} flagged, {} not found",
+        results.len(),
+        n(crate::validate::Status::Validated),
+        n(crate::validate::Status::Flagged),
+        n(crate::validate::Status::Dropped)
+    );
+}
+pub(super) fn print_index_report(r: &UpdateReport) {
+    let mut out = std::io::stdout().lock();
+    if r.files_seen == 0 {
+        eprintln!(
+            "warning: no files in this folder; add your notes, articles, PDFs or Word files \
+             (.md .txt .rst .html .pdf .docx) and run index again"
+        );
+    }
+    if r.up_to_date {
+        let _ = writeln!(
+            out,
+            "Index is up to date: {} files, {} chunks ({:.0} ms).",
+            r.files_unchanged, r.chunks_total, r.elapsed_ms
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Indexed {} files ({} unchanged, {} removed): {} chunks, {} new, in {:.0} ms.",
+            r.files_indexed,
+            r.files_unchanged,
+            r.files_removed,
+            r.chunks_total,
+            r.chunks_added,
+            r.elapsed_ms
+        );
+    }
+    let _ = writeln!(out, "Index: {}", r.index_dir.display());
+    if !r.guessed_encodings.is_empty() {
+        let _ = writeln!(
+            out,
+            "Read {} files in a guessed encoding (no mark or declaration said which):",
+            r.guessed_encodings.len()
+        );
+        for (id, enc) in &r.guessed_encodings {
+            let _ = writeln!(
+                out,
+                "  {}: {enc}",
+                crate::text::sanitize_for_terminal(id, false)
+            );
+        }
+    }
+    if !r.skipped.is_empty() {
+        let _ = writeln!(out, "Skipped {} files:", r.skipped.len());
+        for s in &r.skipped {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                crate::text::sanitize_for_terminal(&s.source_id, false),
+                s.reason
+            );
+        }
+    }
+}
+pub(super) fn print_outcome(o: &QueryOutcome, debug: bool) {
+    use crate::text::sanitize_for_terminal as clean;
+    let mut out = std::io::stdout().lock();
+    let g = &o.gate;
+    let mut sources: Vec<&str> = o
+        .candidates
+        .iter()
+        .filter(|c| c.kept)
+        .map(|c| c.source_id.as_str())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let verdict = match g.decision {
+        crate::gate::Decision::Pass => "answered",
+        crate::gate::Decision::Refuse => "refused",
+    };
+    let _ = writeln!(
+        out,
+        "Gate: {verdict}: {}",
+        clean(&g.in_words(&o.unknown_names, sources.len()), false)
+    );
+    if debug {
+        // The numbers behind the decision, for calibration.
+        let nums: Vec<String> = g
+            .numbers
+            .iter()
+            .map(|(k, v)| format!("{k}={v:.4}"))
+            .collect();
+        let _ = writeln!(out, "      ({:?} tier; {})", g.tier, nums.join(", "));
+    }
+    let _ = writeln!(out, "Confidence: {:?}", o.answer.confidence);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{}", clean(&o.answer.text, true));
+    for c in o.answer.claims.iter().filter(|c| c.flagged()) {
+        let why = match (c.issue, c.support) {
+            (Some(i), _) => i.describe().to_string(),
+            (None, Some(s)) if s.unsupported() => format!(
+                "{} ({})",
+                match s {
+                    crate::support::Support::Contradicts => "contradicted by its quote",
+                    _ => "its quote does not support it",
+                },
+                c.support_reason.as_deref().unwrap_or("")
+            ),
+            (None, _) => c
+                .inconsistent_with
+                .iter()
+                .map(|(n, why)| format!("inconsistent with claim {n} ({why})"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let _ = writeln!(out, "  ⚑ {}: {}", clean(&why, false), clean(&c.text, false));
+    }
+    if !o.snippets.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nQuotes: {} validated, {} flagged, {} dropped",
+            o.counts.validated, o.counts.flagged, o.counts.dropped
+        );
+        for s in &o.snippets {
+            let _ = writeln!(
+                out,
+                "[{}] {:?} ({:?}, similarity {:.2}) {} — {}{}",
+                s.n,
+                s.verdict,
+                s.status,
+                s.similarity,
+                clean(&s.source_title, false),
+                clean(&s.location, false),
+                s.place
+                    .as_deref()
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default()
+            );
+            let _ = writeln!(
+                out,
+                "    “{}”",
+                clean(s.copy_text.as_deref().unwrap_or(&s.content), false)
+            );
+            if s.status != crate::validate::Status::Validated {
+                let _ = writeln!(out, "    {}", clean(&s.note, false));
+            }
+            if s.model_source_title.is_some() || s.model_source_location.is_some() {
+                let _ = writeln!(
+                    out,
+                    "    (the model said: {} — {})",
+                    clean(s.model_source_title.as_deref().unwrap_or("-"), false),
+                    clean(s.model_source_location.as_deref().unwrap_or("-"), false)
+                );
+            }
+        }
+    }
+}
+pub(super) fn print_claims(r: &crate::eval::ClaimsReport) {
+    let mut out = std::io::stdout().lock();
+    let labels = ["entails", "partial", "contradicts", "irrelevant"];
+    let _ = writeln!(out, "{} pairs, accuracy {:.3}", r.pairs, r.accuracy);
+    let _ = writeln!(out, "\nconfusion (rows: label, columns: judged)");
+    let _ = writeln!(
+        out,
+        "  {:<12} {}",
+        "",
+        labels.map(|l| format!("{l:>11}")).join("")
+    );
+    for gold in labels {
+        let row = r.confusion.get(gold);
+        let cells =
+            labels.map(|g| format!("{:>11}", row.and_then(|x| x.get(g)).copied().unwrap_or(0)));
+        let _ = writeln!(out, "  {gold:<12} {}", cells.join(""));
+    }
+    let d = &r.hallucinated;
+    let _ = writeln!(
+        out,
+        "\nunsupported claims (contradicts + irrelevant): recall {:.3}, precision {:.3}, F1 {:.3}",
+        d.recall, d.precision, d.f1
+    );
+    let t = &r.topical;
+    let _ = writeln!(
+        out,
+        "topically close only:                         recall {:.3}, precision {:.3}, F1 {:.3}",
+        t.recall, t.precision, t.f1
+    );
+    for (how, rec) in &r.recall_by_how {
+        let _ = writeln!(out, "  recall, {how:<16} {rec:.3}");
+    }
+}
+pub(super) fn print_eval(r: &crate::eval::EvalReport) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{} questions ({} answerable, {} unanswerable)",
+        r.questions, r.answerable, r.unanswerable
+    );
+    let _ = writeln!(out, "recall@{}:          {:.3}", r.k, r.recall_at_k);
+    let _ = writeln!(out, "MRR:                {:.3}", r.mrr);
+    let _ = writeln!(out, "quote recall:       {:.3}", r.quote_recall);
+    if let Some(a) = r.refusal_accuracy_off_topic {
+        let _ = writeln!(out, "refusal (off-topic): {a:.3}");
+    }
+    if let Some(a) = r.refusal_accuracy_near_miss {
+        let _ = writeln!(out, "refusal (near-miss): {a:.3}");
+    }
+    let _ = writeln!(out, "refusal accuracy:   {:.3}", r.refusal_accuracy);
+    let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
+    let _ = writeln!(out, "verbatim rate:      {:.3}", r.verbatim_rate);
+    let verdicts: Vec<String> = r.verdicts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(out, "engine:             {}", r.engine);
+    let _ = writeln!(out, "verdicts:           {}", verdicts.join(", "));
+    let _ = writeln!(
+        out,
+        "validated but not in source: {}",
+        r.validated_not_in_source
+    );
+    let _ = writeln!(out, "mean query time:    {:.1} ms", r.mean_query_ms);
+    for (kind, s) in &r.by_kind {
+        let recall = s
+            .recall
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "  {kind:<12} n={:<3} recall={recall} refused={}",
+            s.questions, s.refused
+        );
+    }
+    let _ = writeln!(out);
+    for q in &r.results {
+        let flag = match (q.should_refuse, q.refused, q.recall_hit) {
+            (true, true, _) => "ok  ",
+            (true, false, _) => "MISS",
+            (false, true, _) => "FREF",
+            (false, false, Some(false)) => "NORC",
+            _ => "ok  ",
+        };
+        let _ = writeln!(
+            out,
+            "{flag} {:<5} {:<10} ev={:.2} rank={:<4} {:<22} {}",
+            q.id,
+            q.kind,
+            q.top_evidence,
+            q.expected_rank
+                .map(|r| r.to_string())
+                .unwrap_or_else(|| "-".into()),
+            q.reason,
+            q.question
+        );
+    }
+    if let Some(rows) = &r.fusion_sweep {
+        let _ = writeln!(out, "\nfusion sweep (recall@{} of retrieval alone):", r.k);
+        for row in rows {
+            let name = match row.bm25_weight {
+                Some(w) => format!("convex, bm25 weight {w:.1}"),
+                None => "reciprocal-rank fusion".into(),
+            };
+            let _ = writeln!(out, "  {name:<26} {:.3}", row.recall_at_k);
+        }
+    }
+    if let Some(rows) = &r.sweep {
+        let _ = writeln!(
+            out,
+            "\nsweep (best refusal accuracy at each false-refusal rate):"
+        );
+        let _ = writeln!(
+            out,
+            "  names name_share unknown_penalty vector_weight min_top_score refusal_accuracy false_refusal_rate"
+        );
+        let mut best: Vec<&crate::eval::SweepRow> = Vec::new();
+        for row in rows {
+            match best
+                .iter_mut()
+                .find(|b| b.false_refusal_rate == row.false_refusal_rate)
+            {
+                Some(b) if b.refusal_accuracy >= row.refusal_accuracy => {}
+                Some(b) => *b = row,
+                None => best.push(row),
+            }
+        }
+        best.sort_by(|a, b| a.false_refusal_rate.total_cmp(&b.false_refusal_rate));
+        for row in best {
+            let _ = writeln!(
+                out,
+                "  {:<5} {:.2} {:.2} {:.2} {:.2} {:.3} {:.3}",
+                row.refuse_unknown_names,
+                row.unknown_names_min_share,
+                row.unknown_penalty,
+                row.vector_weight,
+                row.min_top_score,
+                row.refusal_accuracy,
+                row.false_refusal_rate
+            );
+        }
+    }
+}

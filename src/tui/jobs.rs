@@ -1,0 +1,159 @@
+//! The board's background jobs: thin calls into the [`Session`] on blocking
+//! threads, reported back to the event loop as [`Msg`]s.
+
+use super::model::ExtraChunk;
+use super::terminal;
+use crate::index::{Index, Progress, UpdateReport};
+use crate::pipeline::QueryOutcome;
+use crate::provider::Cancel;
+use crate::session::Session;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Messages from the workers.
+pub(super) enum Msg {
+    Progress(Progress),
+    /// An index of an earlier run (this many chunks) answers while the
+    /// update runs.
+    PreviousIndex(usize),
+    /// The updated index is open: its chunk count and the update's report.
+    IndexReady(Result<(usize, UpdateReport), String>),
+    QueryDone(u64, Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>),
+}
+
+/// Run `work` on a blocking thread marked as a worker (so a panic there is
+/// reported instead of tearing down the terminal); a panic becomes `Err`.
+async fn in_worker<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    let handle = tokio::task::spawn_blocking(move || {
+        terminal::mark_worker_thread();
+        work()
+    });
+    match handle.await {
+        Ok(r) => r,
+        Err(e) if e.is_panic() => Err(format!(
+            "internal error (a bug): {}",
+            terminal::panic_message(e.into_panic())
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Bring the index up to date; an index from an earlier run (built with
+/// the same embedder) answers meanwhile.
+pub(super) fn spawn_index(tx: mpsc::UnboundedSender<Msg>, session: Arc<Session>) {
+    let ptx = tx.clone();
+    tokio::spawn(async move {
+        let r = in_worker(move || {
+            if let Some(previous) = session.previous() {
+                let _ = ptx.send(Msg::PreviousIndex(previous.chunk_count()));
+            }
+            let mut last: Option<Progress> = None;
+            let mut progress = |p: Progress| {
+                if last.as_ref() != Some(&p) {
+                    last = Some(p.clone());
+                    let _ = ptx.send(Msg::Progress(p));
+                }
+            };
+            let report = session
+                .update(&mut progress)
+                .map_err(|e| format!("{e:#}"))?;
+            let index = session.index().map_err(|e| format!("{e:#}"))?;
+            Ok((index.chunk_count(), report))
+        })
+        .await;
+        let _ = tx.send(Msg::IndexReady(r));
+    });
+}
+
+/// Ask `query` (generation `generation`); the audit log is best effort here.
+pub(super) fn spawn_query(
+    tx: mpsc::UnboundedSender<Msg>,
+    session: Arc<Session>,
+    generation: u64,
+    query: String,
+    cancel: Cancel,
+) {
+    tokio::spawn(async move {
+        let r = in_worker(move || {
+            let answered = session
+                .ask(&query, Some(&cancel))
+                .map_err(|e| format!("{e:#}"))?;
+            let extra = extra_chunks(&answered.index, &answered.outcome);
+            Ok(Box::new((answered.outcome, extra)))
+        })
+        .await;
+        let _ = tx.send(Msg::QueryDone(generation, r));
+    });
+}
+
+/// Chunks that validated spans point at outside the retrieved set (a
+/// misattributed quote found in another source), for the preview.
+fn extra_chunks(index: &Index, o: &QueryOutcome) -> Vec<ExtraChunk> {
+    let mut out: Vec<ExtraChunk> = Vec::new();
+    for sp in o.snippets.iter().flat_map(|s| &s.spans) {
+        if o.candidates.iter().any(|c| c.id == sp.chunk_id)
+            || out.iter().any(|c| c.id == sp.chunk_id)
+        {
+            continue;
+        }
+        if let Ok(Some((c, _))) = index.chunk(&sp.chunk_id) {
+            out.push(ExtraChunk {
+                id: c.id,
+                source_id: c.source_id,
+                title: c.source_title,
+                location: c.location,
+                text: c.text,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Overrides;
+
+    /// The board's query job answers exactly as a direct call of
+    /// `Session::ask` does (the CLI's path), and reports the generation.
+    #[test]
+    fn the_board_job_gives_the_sessions_outcome() {
+        let idx = tempfile::tempdir().unwrap();
+        let cfg = tempfile::NamedTempFile::new().unwrap();
+        let sources = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-sources");
+        let o = Overrides {
+            config_file: Some(cfg.path().to_path_buf()),
+            index_dir: Some(idx.path().to_path_buf()),
+            ..Default::default()
+        };
+        let session = Arc::new(Session::open(&sources, &o).unwrap());
+        let q = "Where was the first Fresnel lens installed?";
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let rt = crate::provider::runtime();
+        let (chunks, from_board) = rt.block_on(async {
+            spawn_index(tx.clone(), session.clone());
+            let chunks = loop {
+                match rx.recv().await.unwrap() {
+                    Msg::IndexReady(r) => break r.unwrap().0,
+                    _ => continue,
+                }
+            };
+            spawn_query(tx, session.clone(), 7, q.into(), Cancel::default());
+            match rx.recv().await.unwrap() {
+                Msg::QueryDone(7, r) => (chunks, r.unwrap().0),
+                _ => panic!("expected the answer of generation 7"),
+            }
+        });
+        assert!(chunks > 0);
+        let direct = session.ask(q, None).unwrap().outcome;
+        let strip = |o: &QueryOutcome| {
+            let mut v = serde_json::to_value(o).unwrap();
+            v.as_object_mut().unwrap().remove("timings_ms");
+            v
+        };
+        assert!(direct.counts.validated > 0);
+        assert_eq!(strip(&from_board), strip(&direct));
+    }
+}
