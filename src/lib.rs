@@ -23,6 +23,7 @@ pub mod support;
 pub mod text;
 pub mod validate;
 pub mod verify;
+pub mod watch;
 
 pub mod cli;
 pub mod tui;

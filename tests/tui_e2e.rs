@@ -99,6 +99,10 @@ impl Board {
 }
 
 fn start(tmp: &Path, index_dir: &Path) -> Board {
+    start_on(tmp, &sources(), index_dir)
+}
+
+fn start_on(tmp: &Path, sources: &Path, index_dir: &Path) -> Board {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -108,7 +112,7 @@ fn start(tmp: &Path, index_dir: &Path) -> Board {
         })
         .expect("a pseudo-terminal");
     let mut cmd = CommandBuilder::new(BIN);
-    cmd.arg(sources());
+    cmd.arg(sources);
     cmd.arg("--index-dir");
     cmd.arg(index_dir);
     cmd.cwd(tmp);
@@ -278,4 +282,50 @@ fn ask_see_the_panes_copy_a_quote_and_quit() {
         format!("\"{}\" ({title}, {loc})", collapse(quote))
     };
     assert_eq!(copied, expected);
+}
+
+/// The chunk count of the last "Index ready: N chunks" on the screen.
+fn ready_chunks(screen: &str) -> Option<usize> {
+    let i = screen.rfind("Index ready: ")?;
+    let rest = &screen[i + "Index ready: ".len()..];
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+fn the_board_notices_a_new_file_and_answers_from_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    for name in ["pharos-of-alexandria.md", "fresnel-lens.md"] {
+        std::fs::copy(sources().join(name), src.join(name)).unwrap();
+    }
+    let index_dir = tmp.path().join("index");
+    let mut board = start_on(tmp.path(), &src, &index_dir);
+    let screen = board.wait_for("the index to be ready", |s| ready_chunks(s).is_some());
+    let before = ready_chunks(&screen).unwrap();
+
+    // A file saved into the folder while the board is open.
+    std::fs::write(
+        src.join("tide-bell.md"),
+        "# The Tide Bell\n\nThe tide bell at Dunmore Head was cast in 1867 by the \
+         bell founder Sarah Whitcombe of Bristol, and it rang at every high water \
+         until the great storm of 1903 tore it from its frame.\n",
+    )
+    .unwrap();
+    board.wait_for("the update after the change", |s| {
+        ready_chunks(s).is_some_and(|n| n > before)
+    });
+
+    board.send(b"Who cast the tide bell at Dunmore Head?");
+    board.send(b"\r");
+    let screen = board.wait_for("the answer from the new file", |s| {
+        s.contains("Snippets ✓") && s.contains(" validated, ") && s.contains("Whitcombe")
+    });
+    assert!(screen.contains("✓ [1]"), "a validated snippet:\n{screen}");
+    board.send(b"q");
+    let deadline = Instant::now() + timeout();
+    while board.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the board did not quit");
+        board.pump(Duration::from_millis(50));
+    }
 }

@@ -182,44 +182,73 @@ fn session(dir: &Path, o: &Overrides) -> Result<Session> {
     Ok(s)
 }
 
-/// Index progress on one stderr line when `show` (a terminal); a damaged
-/// index being rebuilt is said even when quiet.
+/// Index progress as a bar on stderr (phase, done/total, time left) when
+/// `show` (a terminal); a damaged index being rebuilt is said even when
+/// quiet. Call the second closure when the update ends.
 fn progress_printer(show: bool) -> (impl FnMut(Progress), impl FnOnce()) {
-    let last = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
-    let seen = last.clone();
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if show {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    let counted = ProgressStyle::with_template("{msg:32} [{bar:30}] {pos}/{len} · {eta} left")
+        .expect("a valid template")
+        .progress_chars("=> ");
+    let spinner = ProgressStyle::with_template("{spinner} {msg}").expect("a valid template");
+    bar.set_style(spinner.clone());
+    let done_bar = bar.clone();
+    let mut phase = 0u8;
     let progress = move |p: Progress| {
-        let line = match p {
-            Progress::Rebuilding { damaged } => {
-                eprintln!(
-                    "warning: the index file {} is damaged; rebuilding the index",
-                    clean(&damaged.display().to_string(), false)
-                );
-                return;
+        // A new phase starts its own count and time estimate.
+        let mut enter = |n: u8, style: &ProgressStyle| {
+            if phase != n {
+                phase = n;
+                bar.reset();
+                bar.set_style(style.clone());
             }
-            _ if !show => return,
+        };
+        match p {
+            Progress::Rebuilding { damaged } => {
+                bar.suspend(|| {
+                    eprintln!(
+                        "warning: the index file {} is damaged; rebuilding the index",
+                        clean(&damaged.display().to_string(), false)
+                    )
+                });
+            }
             Progress::Reading {
                 done,
                 total,
                 chunks,
-            } => format!("reading files {done}/{total} ({chunks} new chunks)"),
-            Progress::Embedding { done, total } => format!("embedding {done}/{total}"),
-            Progress::BuildingGraph { vectors } => {
-                format!("building the vector graph ({vectors} vectors)")
+            } => {
+                enter(1, &counted);
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+                bar.set_message(format!("reading files ({chunks} new chunks)"));
             }
-            Progress::Committing => "committing".into(),
-        };
-        let mut last = last.borrow_mut();
-        if *last != line {
-            eprint!("\r\x1b[K{line}");
-            *last = line;
+            Progress::Embedding { done, total } => {
+                enter(2, &counted);
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+                bar.set_message("embedding chunks");
+            }
+            Progress::BuildingGraph { vectors } => {
+                enter(3, &spinner);
+                bar.set_message(format!("building the vector graph ({vectors} vectors)"));
+                bar.tick();
+            }
+            Progress::Committing => {
+                enter(4, &spinner);
+                bar.set_message("committing");
+                bar.tick();
+            }
         }
     };
-    let done = move || {
-        if !seen.borrow().is_empty() {
-            eprint!("\r\x1b[K");
-        }
-    };
-    (progress, done)
+    (progress, move || done_bar.finish_and_clear())
 }
 
 /// Bring the index up to date before a question; when it cannot be

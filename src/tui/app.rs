@@ -262,6 +262,27 @@ impl App {
         self.dirty = true;
     }
 
+    /// Files in the folder changed: the index updates in the background
+    /// and questions keep going to the generation in force meanwhile.
+    pub fn on_folder_changed(&mut self, paths: &[std::path::PathBuf]) {
+        if let IndexState::Ready { chunks, .. } = self.index {
+            self.previous_index = Some(chunks);
+        }
+        self.index = IndexState::Indexing(None);
+        let what = match paths {
+            [one] => one
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            many => format!("{} files", many.len()),
+        };
+        self.set_status(
+            StatusKind::Ok,
+            format!("{what} changed: updating the index (questions use the current one meanwhile)"),
+        );
+        self.dirty = true;
+    }
+
     /// The index from an earlier run opened: questions go to it until the
     /// update finishes.
     pub fn on_previous_index(&mut self, chunks: usize) {

@@ -7,7 +7,9 @@ use crate::index::{Index, Progress, UpdateReport};
 use crate::pipeline::QueryOutcome;
 use crate::provider::Cancel;
 use crate::session::Session;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// Messages from the workers.
@@ -19,6 +21,8 @@ pub(super) enum Msg {
     /// The updated index is open: its chunk count and the update's report.
     IndexReady(Result<(usize, UpdateReport), String>),
     QueryDone(u64, Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>),
+    /// Files in the sources folder changed (saved, added, renamed, deleted).
+    FolderChanged(Vec<PathBuf>),
 }
 
 /// Run `work` on a blocking thread marked as a worker (so a panic there is
@@ -65,6 +69,35 @@ pub(super) fn spawn_index(tx: mpsc::UnboundedSender<Msg>, session: Arc<Session>)
         .await;
         let _ = tx.send(Msg::IndexReady(r));
     });
+}
+
+/// Watch the sources folder as the board's settings say; changes arrive as
+/// [`Msg::FolderChanged`] once the folder has been quiet for a second.
+pub(super) fn watch_folder(
+    tx: mpsc::UnboundedSender<Msg>,
+    session: &Session,
+    setting: super::settings::WatchSetting,
+    poll_interval_s: f64,
+) -> anyhow::Result<Option<crate::watch::FolderWatch>> {
+    use super::settings::WatchSetting;
+    use crate::watch::Mode;
+    let poll = Duration::from_secs_f64(poll_interval_s.clamp(0.2, 3600.0));
+    let mode = match setting {
+        WatchSetting::Off => return Ok(None),
+        WatchSetting::Events => Mode::Events,
+        WatchSetting::Poll => Mode::Poll(poll),
+    };
+    let send = move |paths: Vec<PathBuf>| {
+        let _ = tx.send(Msg::FolderChanged(paths));
+    };
+    let w = crate::watch::watch(
+        session.sources(),
+        vec![session.index_dir().to_path_buf()],
+        mode,
+        Duration::from_secs(1),
+        send,
+    )?;
+    Ok(Some(w))
 }
 
 /// Ask `query` (generation `generation`); the audit log is best effort here.

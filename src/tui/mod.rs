@@ -46,6 +46,7 @@ pub fn run(session: Session, theme: Option<String>) -> Result<()> {
         Some(session.index_dir().join("history")),
         tui_cfg.history_size,
     );
+    let tui_cfg_watch = (tui_cfg.watch, tui_cfg.poll_interval_s);
     let mut app = App::new(theme, tui_cfg, history);
     app.sources_label = model::clean(&session.sources().display().to_string());
     if let Some(m) = cfg_msg.or(theme_msg) {
@@ -56,19 +57,42 @@ pub fn run(session: Session, theme: Option<String>) -> Result<()> {
     // too). Workers still running when the user quits (an index update, a
     // query) are abandoned with the process: an update is safe to
     // interrupt, a query has no side effects.
-    let result =
-        crate::provider::runtime().block_on(event_loop(&mut term, &mut app, Arc::new(session)));
+    let watch = (tui_cfg_watch.0, tui_cfg_watch.1);
+    let result = crate::provider::runtime().block_on(event_loop(
+        &mut term,
+        &mut app,
+        Arc::new(session),
+        watch,
+    ));
     terminal::leave();
     result
 }
 
-async fn event_loop(term: &mut terminal::Term, app: &mut App, session: Arc<Session>) -> Result<()> {
+async fn event_loop(
+    term: &mut terminal::Term,
+    app: &mut App,
+    session: Arc<Session>,
+    watch: (settings::WatchSetting, f64),
+) -> Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     // An index generation is open (an earlier run's, or the updated one).
     let mut ready = false;
     // The running queries' cancel switches, by generation.
     let mut cancels: HashMap<u64, Cancel> = HashMap::new();
     jobs::spawn_index(tx.clone(), session.clone());
+    // One update at a time; a change seen during one asks for another.
+    let mut updating = true;
+    let mut changed_meanwhile = false;
+    let _watch = match jobs::watch_folder(tx.clone(), &session, watch.0, watch.1) {
+        Ok(w) => w,
+        Err(e) => {
+            app.set_status(
+                app::StatusKind::Error,
+                format!("Not watching the folder for changes: {e:#}"),
+            );
+            None
+        }
+    };
 
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(120));
@@ -99,11 +123,29 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, session: Arc<Sessi
                     ready = true;
                     app.on_previous_index(chunks);
                 }
-                Msg::IndexReady(Ok((chunks, report))) => {
-                    ready = true;
-                    app.on_index_ready(chunks, Some(report));
+                Msg::IndexReady(r) => {
+                    updating = false;
+                    match r {
+                        Ok((chunks, report)) => {
+                            ready = true;
+                            app.on_index_ready(chunks, Some(report));
+                        }
+                        Err(e) => app.on_index_failed(e),
+                    }
+                    if std::mem::take(&mut changed_meanwhile) {
+                        updating = true;
+                        jobs::spawn_index(tx.clone(), session.clone());
+                    }
                 }
-                Msg::IndexReady(Err(e)) => app.on_index_failed(e),
+                Msg::FolderChanged(paths) => {
+                    if updating {
+                        changed_meanwhile = true;
+                    } else {
+                        updating = true;
+                        app.on_folder_changed(&paths);
+                        jobs::spawn_index(tx.clone(), session.clone());
+                    }
+                }
                 Msg::QueryDone(generation, r) => {
                     cancels.remove(&generation);
                     app.on_query_done(generation, r)

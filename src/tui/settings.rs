@@ -17,6 +17,23 @@ pub struct TuiConfig {
     pub theme: Option<String>,
     /// How many queries the history keeps.
     pub history_size: usize,
+    /// Watch the sources folder and update the index when a file changes:
+    /// `"events"` (the operating system's change events, polling where
+    /// there are none), `"poll"` (look every `poll_interval_s`; for network
+    /// drives) or `"off"`.
+    pub watch: WatchSetting,
+    /// Seconds between looks at the folder when polling.
+    pub poll_interval_s: f64,
+}
+
+/// See [`TuiConfig::watch`].
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum WatchSetting {
+    #[default]
+    Events,
+    Poll,
+    Off,
 }
 
 impl Default for TuiConfig {
@@ -25,6 +42,8 @@ impl Default for TuiConfig {
             copy_format: DEFAULT_COPY_FORMAT.into(),
             theme: None,
             history_size: 500,
+            watch: WatchSetting::Events,
+            poll_interval_s: 2.0,
         }
     }
 }

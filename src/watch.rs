@@ -1,0 +1,181 @@
+//! Watching a sources folder: a saved, added, renamed or deleted file is
+//! reported once the folder has been quiet for a moment (a file still being
+//! written keeps it busy, so a partial save is not reported half-way).
+//!
+//! Change events come from the operating system (inotify, FSEvents,
+//! ReadDirectoryChanges); where those are unavailable (a network drive, an
+//! exhausted inotify limit) or asked for, the folder is polled instead.
+//! Hidden files, editor backups (`name~`) and the index folder (when it
+//! lives inside the sources) are ignored, as indexing ignores them.
+
+use anyhow::{Context, Result};
+use notify::{PollWatcher, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How the folder is watched.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mode {
+    /// Operating-system change events, falling back to polling.
+    Events,
+    /// Look at the folder every this often.
+    Poll(Duration),
+}
+
+/// A running watch; dropping it stops watching.
+pub struct FolderWatch {
+    _events: Option<Debouncer<RecommendedWatcher>>,
+    _poll: Option<Debouncer<PollWatcher>>,
+    /// Polling, with the interval (because asked, or events failed).
+    pub polling: Option<Duration>,
+}
+
+/// Should a changed path make the index update? Not for hidden files or
+/// folders, editor backups, or anything in the index folder.
+pub fn relevant(path: &Path, sources: &Path, ignore: &[PathBuf]) -> bool {
+    if ignore.iter().any(|i| path.starts_with(i)) {
+        return false;
+    }
+    let rel = path.strip_prefix(sources).unwrap_or(path);
+    let hidden = rel
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'));
+    let name = rel.file_name().map(|n| n.to_string_lossy().into_owned());
+    let backup = name
+        .as_deref()
+        .is_some_and(|n| n.ends_with('~') || (n.starts_with('#') && n.ends_with('#')));
+    !hidden && !backup
+}
+
+/// Watch `sources` (recursively); `on_change` gets the changed paths once
+/// the folder has been quiet for `settle`. `ignore` lists folders whose
+/// changes do not count (the index folder).
+pub fn watch(
+    sources: &Path,
+    ignore: Vec<PathBuf>,
+    mode: Mode,
+    settle: Duration,
+    on_change: impl Fn(Vec<PathBuf>) + Send + Clone + 'static,
+) -> Result<FolderWatch> {
+    let sources = sources.canonicalize().unwrap_or_else(|_| sources.into());
+    let ignore: Vec<PathBuf> = ignore
+        .into_iter()
+        .map(|p| p.canonicalize().unwrap_or(p))
+        .collect();
+    let handler = {
+        let sources = sources.clone();
+        move |r: DebounceEventResult| {
+            // An error of the backend (an overflowed queue) may hide a
+            // change: treat it as one, the update finds what changed.
+            let paths: Vec<PathBuf> = match r {
+                Ok(events) => events
+                    .into_iter()
+                    .map(|e| e.path)
+                    .filter(|p| relevant(p, &sources, &ignore))
+                    .collect(),
+                Err(_) => vec![sources.clone()],
+            };
+            if !paths.is_empty() {
+                on_change(paths);
+            }
+        }
+    };
+    let config = |poll: Duration| {
+        Config::default()
+            .with_timeout(settle)
+            .with_batch_mode(true)
+            .with_notify_config(notify::Config::default().with_poll_interval(poll))
+    };
+    let poll = |interval: Duration| -> Result<FolderWatch> {
+        let mut d: Debouncer<PollWatcher> = new_debouncer_opt(config(interval), handler.clone())
+            .context("cannot poll the sources folder")?;
+        d.watcher()
+            .watch(&sources, RecursiveMode::Recursive)
+            .with_context(|| format!("cannot watch {}", sources.display()))?;
+        Ok(FolderWatch {
+            _events: None,
+            _poll: Some(d),
+            polling: Some(interval),
+        })
+    };
+    match mode {
+        Mode::Poll(interval) => poll(interval),
+        Mode::Events => {
+            let events = new_debouncer_opt::<_, RecommendedWatcher>(
+                config(Duration::from_secs(2)),
+                handler.clone(),
+            )
+            .and_then(|mut d| {
+                d.watcher().watch(&sources, RecursiveMode::Recursive)?;
+                Ok(d)
+            });
+            match events {
+                Ok(d) => Ok(FolderWatch {
+                    _events: Some(d),
+                    _poll: None,
+                    polling: None,
+                }),
+                // No events here (inotify limit, unsupported filesystem).
+                Err(_) => poll(Duration::from_secs(2)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    fn changes(mode: Mode) {
+        let dir = tempfile::tempdir().unwrap();
+        let index = dir.path().join("index");
+        std::fs::create_dir(&index).unwrap();
+        let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
+        let send = move |p: Vec<PathBuf>| {
+            let _ = tx.send(p);
+        };
+        let _w = watch(
+            dir.path(),
+            vec![index.clone()],
+            mode,
+            Duration::from_millis(300),
+            send,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // Ignored: the index folder, hidden files, editor backups.
+        std::fs::write(index.join("gen-1.vectors"), "x").unwrap();
+        std::fs::write(dir.path().join(".notes.md.swp"), "x").unwrap();
+        std::fs::write(dir.path().join("notes.md~"), "x").unwrap();
+        // Seen: a new source file.
+        std::fs::write(dir.path().join("notes.md"), "The keeper's log.").unwrap();
+        let got = rx.recv_timeout(Duration::from_secs(10)).expect("a change");
+        assert!(
+            got.iter().all(|p| p.ends_with("notes.md")),
+            "only the source file counts: {got:?}"
+        );
+    }
+
+    #[test]
+    fn a_new_file_is_reported_and_the_index_folder_is_not() {
+        changes(Mode::Events);
+    }
+
+    #[test]
+    fn polling_sees_the_same_change() {
+        changes(Mode::Poll(Duration::from_millis(200)));
+    }
+
+    #[test]
+    fn relevance_of_paths() {
+        let s = Path::new("/books");
+        let ig = vec![PathBuf::from("/books/.idx")];
+        assert!(relevant(Path::new("/books/a/ch1.md"), s, &ig));
+        assert!(!relevant(Path::new("/books/.git/HEAD"), s, &ig));
+        assert!(!relevant(Path::new("/books/ch1.md~"), s, &ig));
+        assert!(!relevant(Path::new("/books/#ch1.md#"), s, &ig));
+        assert!(!relevant(Path::new("/books/.idx/gen-2.ids"), s, &ig));
+    }
+}
