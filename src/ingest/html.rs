@@ -64,12 +64,11 @@ fn flush(out: &mut Extracted, buf: &mut String) {
     buf.clear();
 }
 
-/// What is left to do while walking the tree: visit a node, or finish an
-/// element (end its block, or close an inline element with a space).
+/// What is left to do while walking the tree: visit a node, or end a
+/// block element's block.
 enum Step<'a> {
     Visit(ego_tree::NodeRef<'a, Node>),
     Flush,
-    Space,
 }
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
@@ -80,10 +79,6 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
         let child = match step {
             Step::Flush => {
                 flush(out, buf);
-                continue;
-            }
-            Step::Space => {
-                buf.push(' ');
                 continue;
             }
             Step::Visit(n) => n,
@@ -113,8 +108,9 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     stack.push(Step::Flush);
                     stack.extend(child.children().rev().map(Step::Visit));
                 } else {
-                    buf.push(' ');
-                    stack.push(Step::Space);
+                    // Inline (em, a, span): no space of its own, as a
+                    // browser renders it — "<em>spring</em>." is "spring.",
+                    // "F<span>resnel</span>" is one word.
                     stack.extend(child.children().rev().map(Step::Visit));
                 }
             }
@@ -134,7 +130,7 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
             Edge::Open(n) if n.id() == node.id() => {}
             Edge::Open(n) => match n.value() {
                 Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) => skipping += 1,
-                Node::Element(_) => out.push(' '),
+                Node::Element(el) if BLOCK.contains(&el.name()) => out.push(' '),
                 Node::Text(t) if skipping == 0 => out.push_str(&t.text),
                 _ => {}
             },
@@ -190,6 +186,20 @@ mod tests {
         assert!(ex.text.contains("deep text here"));
     }
 
+    /// Inline elements add no space: punctuation stays on its word and a
+    /// word split by markup stays one word, so quotes read as the page does.
+    #[test]
+    fn inline_elements_add_no_space() {
+        let ex = extract(
+            "<p>The boat came in <em>spring</em>. A<span>ugustin</span> <b>Fresnel</b>'s lens.</p>\
+             <h2>The <i>Bell</i>-Rock<br>Light</h2>",
+        );
+        assert_eq!(
+            ex.text,
+            "The boat came in spring. Augustin Fresnel's lens.\n\nThe Bell-Rock Light"
+        );
+    }
+
     #[test]
     fn blocks_in_order_without_chrome() {
         let src = r#"<html><head><title>Fog Signals</title><script>var x = "<p>no</p>";</script></head>
@@ -211,5 +221,37 @@ mod tests {
             ex.blocks[5].kind,
             BlockKind::Heading { level: 2, .. }
         ));
+    }
+
+    proptest::proptest! {
+        /// The text of a paragraph is what a reader sees, whatever inline
+        /// markup wraps parts of it: a quote validated against it is the
+        /// page's own words.
+        #[test]
+        fn inline_markup_never_changes_the_text(
+            parts in proptest::collection::vec(
+                ("[A-Za-z0-9’,.;:!?()-]{1,8}", 0usize..4, proptest::bool::ANY),
+                1..30,
+            )
+        ) {
+            let mut html = String::from("<p>");
+            let mut plain = String::new();
+            for (i, (word, wrap, space)) in parts.iter().enumerate() {
+                if i > 0 && *space {
+                    html.push(' ');
+                    plain.push(' ');
+                }
+                let tag = ["", "em", "span", "a"][*wrap];
+                if tag.is_empty() {
+                    html.push_str(word);
+                } else {
+                    html.push_str(&format!("<{tag}>{word}</{tag}>"));
+                }
+                plain.push_str(word);
+            }
+            html.push_str("</p>");
+            let ex = extract(&html);
+            proptest::prop_assert_eq!(ex.text, super::super::collapse_ws(&plain));
+        }
     }
 }

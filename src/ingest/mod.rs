@@ -8,6 +8,7 @@
 
 pub mod decode;
 mod docx;
+mod epub;
 mod html;
 mod kinds;
 mod markdown;
@@ -97,6 +98,7 @@ pub enum Format {
     Html,
     Pdf,
     Docx,
+    Epub,
 }
 
 impl Format {
@@ -109,6 +111,7 @@ impl Format {
             "html" | "htm" => Format::Html,
             "pdf" => Format::Pdf,
             "docx" => Format::Docx,
+            "epub" => Format::Epub,
             _ => return None,
         })
     }
@@ -332,6 +335,7 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
         }
         Format::Pdf => guarded("PDF", || pdf::extract(bytes))?,
         Format::Docx => guarded("DOCX", || docx::extract(bytes, limits.max_text_bytes))?,
+        Format::Epub => guarded("EPUB", || epub::extract(bytes, limits.max_text_bytes))?,
     };
     let mut extracted = extracted;
     kinds::classify(&mut extracted);
@@ -642,6 +646,14 @@ mod fuzz {
         fn docx_survives_arbitrary_bodies(text in markupish()) {
             let bytes = docx::tests::make_docx(&text);
             if let Ok(mut ex) = extract(Format::Docx, &bytes, &Limits::default()) {
+                check(&mut ex);
+            }
+        }
+
+        #[test]
+        fn epub_survives_arbitrary_chapters(a in markupish(), b in markupish()) {
+            let bytes = epub::tests::make_epub(&a, &b, &[&a, &b]);
+            if let Ok(mut ex) = extract(Format::Epub, &bytes, &Limits::default()) {
                 check(&mut ex);
             }
         }

@@ -26,7 +26,7 @@ pub const SUBCOMMAND: &str = "__extract";
 /// Formats parsed in the worker: the binary ones, read by third-party
 /// parsers.
 pub fn isolated(format: Format) -> bool {
-    matches!(format, Format::Pdf | Format::Docx)
+    matches!(format, Format::Pdf | Format::Docx | Format::Epub)
 }
 
 fn worker_exe() -> Option<&'static PathBuf> {
@@ -146,6 +146,7 @@ fn run_worker(
     let what = match format {
         Format::Pdf => "PDF",
         Format::Docx => "DOCX",
+        Format::Epub => "EPUB",
         _ => "file",
     };
     if !status.success() {
