@@ -31,9 +31,29 @@ const EF_CONSTRUCTION: usize = 128;
 const INSERT_BATCH: usize = 8192;
 
 /// HNSW graph plus the chunk id of every data id.
+///
+/// Incremental: new chunks are inserted into the existing graph
+/// ([`VectorStore::insert`]); a removed chunk's data id becomes a tombstone
+/// (its id is emptied, in memory and in the `.ids` file) that every search
+/// filters out, until [`VectorStore::needs_compaction`] says a rebuild from
+/// the live vectors is due.
 pub struct VectorStore {
     hnsw: Option<Hnsw<'static, f32, UnitCosine>>,
     ids: Vec<String>,
+    /// Data ids whose chunk was removed.
+    tombstones: usize,
+}
+
+/// Compact (rebuild) the graph once this share of its points are tombstones.
+pub const COMPACT_AT: f32 = 0.2;
+
+/// An empty graph sized for about `n` points.
+fn new_graph(n: usize) -> Hnsw<'static, f32, UnitCosine> {
+    Hnsw::new(MAX_CONNECTIONS, n, MAX_LAYERS, EF_CONSTRUCTION, UnitCosine)
+}
+
+fn nonzero(v: &[f32]) -> bool {
+    v.iter().any(|x| *x != 0.0)
 }
 
 impl VectorStore {
@@ -48,18 +68,15 @@ impl VectorStore {
     /// never both whole in memory.
     fn build_in_batches(vectors: Vec<(String, Vec<f32>)>, batch: usize) -> Self {
         let ids: Vec<String> = vectors.iter().map(|(id, _)| id.clone()).collect();
-        let nonzero = |v: &[f32]| v.iter().any(|x| *x != 0.0);
         let n = vectors.iter().filter(|(_, v)| nonzero(v)).count();
         if n == 0 {
-            return VectorStore { hnsw: None, ids };
+            return VectorStore {
+                hnsw: None,
+                ids,
+                tombstones: 0,
+            };
         }
-        let mut hnsw = Hnsw::<f32, UnitCosine>::new(
-            MAX_CONNECTIONS,
-            n,
-            MAX_LAYERS,
-            EF_CONSTRUCTION,
-            UnitCosine,
-        );
+        let mut hnsw = new_graph(n);
         let mut rest = vectors
             .into_iter()
             .enumerate()
@@ -77,7 +94,54 @@ impl VectorStore {
         VectorStore {
             hnsw: Some(hnsw),
             ids,
+            tombstones: 0,
         }
+    }
+
+    /// Add the vectors of new chunks to the graph as it is (no rebuild).
+    pub fn insert(&mut self, vectors: Vec<IdVector>) {
+        let first = self.ids.len();
+        self.ids.extend(vectors.iter().map(|(id, _)| id.clone()));
+        let data: Vec<(&Vec<f32>, usize)> = vectors
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, v))| nonzero(v))
+            .map(|(i, (_, v))| (v, first + i))
+            .collect();
+        if data.is_empty() {
+            return;
+        }
+        let h = self.hnsw.get_or_insert_with(|| new_graph(data.len()));
+        h.set_searching_mode(false);
+        for batch in data.chunks(INSERT_BATCH) {
+            h.parallel_insert(batch);
+        }
+        h.set_searching_mode(true);
+    }
+
+    /// Tombstone the chunks in `removed`: searches skip them from now on.
+    /// Returns how many data ids were tombstoned.
+    pub fn remove(&mut self, removed: &std::collections::HashSet<&str>) -> usize {
+        let mut n = 0;
+        for id in self.ids.iter_mut() {
+            if !id.is_empty() && removed.contains(id.as_str()) {
+                id.clear();
+                n += 1;
+            }
+        }
+        self.tombstones += n;
+        n
+    }
+
+    /// Chunk ids that searches can return.
+    pub fn live(&self) -> usize {
+        self.ids.len() - self.tombstones
+    }
+
+    /// Tombstones have passed [`COMPACT_AT`] of the store: rebuild it from
+    /// the live vectors.
+    pub fn needs_compaction(&self) -> bool {
+        !self.ids.is_empty() && self.tombstones as f32 >= COMPACT_AT * self.ids.len() as f32
     }
 
     pub fn len(&self) -> usize {
@@ -105,8 +169,13 @@ impl VectorStore {
     /// Load a graph dumped by [`VectorStore::dump`].
     pub fn load(dir: &Path, base: &str, hnsw_name: Option<&str>) -> Result<Self> {
         let ids = read_ids(&dir.join(format!("{base}.ids")))?;
+        let tombstones = ids.iter().filter(|id| id.is_empty()).count();
         let Some(name) = hnsw_name else {
-            return Ok(VectorStore { hnsw: None, ids });
+            return Ok(VectorStore {
+                hnsw: None,
+                ids,
+                tombstones,
+            });
         };
         // The loaded graph borrows its loader for as long as it lives. Without
         // memory mapping it holds no data of the loader's, so the small loader
@@ -120,6 +189,7 @@ impl VectorStore {
         Ok(VectorStore {
             hnsw: Some(hnsw),
             ids,
+            tombstones,
         })
     }
 
@@ -133,10 +203,15 @@ impl VectorStore {
         if k == 0 || query.iter().all(|x| *x == 0.0) {
             return Vec::new();
         }
-        h.search(query, k, ef.max(k))
-            .into_iter()
+        let live = |d: &usize| self.ids.get(*d).is_some_and(|id| !id.is_empty());
+        let hits = if self.tombstones > 0 {
+            h.search_filter(query, k, ef.max(k), Some(&live))
+        } else {
+            h.search(query, k, ef.max(k))
+        };
+        hits.into_iter()
             .filter_map(|n| {
-                let id = self.ids.get(n.d_id)?;
+                let id = self.ids.get(n.d_id).filter(|id| !id.is_empty())?;
                 Some((id.clone(), 1.0 - n.distance))
             })
             .collect()
@@ -286,6 +361,60 @@ mod tests {
         }
         let recall = found as f64 / 500.0;
         assert!(recall >= 0.9, "recall@10 {recall}");
+    }
+
+    /// Incremental: inserted chunks are found, tombstoned ones never, and
+    /// both survive a dump and a load; compaction is due past 20%.
+    #[test]
+    fn insert_and_remove_without_rebuilding() {
+        let v = |i: usize| {
+            let a = i as f32 * 0.07;
+            unit(&[a.cos(), a.sin(), 0.2 + (i % 7) as f32 * 0.1])
+        };
+        let mut store = VectorStore::build((0..300).map(|i| (format!("c{i}"), v(i))).collect());
+        store.insert((300..320).map(|i| (format!("c{i}"), v(i))).collect());
+        assert_eq!(store.len(), 320);
+        assert_eq!(store.search(&v(310), 1, 64)[0].0, "c310");
+        let gone: std::collections::HashSet<&str> = ["c42", "c310"].into_iter().collect();
+        assert_eq!(store.remove(&gone), 2);
+        assert_eq!(store.live(), 318);
+        for q in [42, 310] {
+            let hits = store.search(&v(q), 10, 64);
+            assert_eq!(hits.len(), 10);
+            assert!(
+                hits.iter().all(|(id, _)| !gone.contains(id.as_str())),
+                "{hits:?}"
+            );
+        }
+        assert!(!store.needs_compaction());
+
+        let dir = tempfile::tempdir().unwrap();
+        let name = store.dump(dir.path(), "gen-2").unwrap();
+        let mut loaded = VectorStore::load(dir.path(), "gen-2", name.as_deref()).unwrap();
+        assert_eq!(loaded.live(), 318);
+        assert!(
+            loaded
+                .search(&v(42), 10, 64)
+                .iter()
+                .all(|(id, _)| id != "c42")
+        );
+        // A loaded graph takes inserts too.
+        loaded.insert(vec![("c999".into(), v(999))]);
+        assert_eq!(loaded.search(&v(999), 1, 64)[0].0, "c999");
+        let many: Vec<String> = (0..70).map(|i| format!("c{i}")).collect();
+        loaded.remove(&many.iter().map(String::as_str).collect());
+        assert!(loaded.needs_compaction());
+    }
+
+    #[test]
+    fn the_first_vectors_of_an_empty_store() {
+        let mut store = VectorStore::build(Vec::new());
+        store.insert(vec![
+            ("a".into(), unit(&[1.0, 0.0])),
+            ("z".into(), vec![0.0, 0.0]),
+        ]);
+        assert_eq!(store.search(&[1.0, 0.0], 2, 16)[0].0, "a");
+        assert_eq!(store.live(), 2);
     }
 
     #[test]
