@@ -278,6 +278,28 @@ fn bad_files_are_reported_and_skipped_and_sources_are_never_written() {
     assert_eq!(snapshot(s), before, "the sources folder was modified");
 }
 
+/// The chunk ids of the newest generation's vector graph, by data id.
+fn latest_ids(idx: &Path) -> Vec<String> {
+    let newest = std::fs::read_dir(idx)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            let n: u64 = name
+                .strip_prefix("gen-")?
+                .strip_suffix(".ids")?
+                .parse()
+                .ok()?;
+            Some(n)
+        })
+        .max()
+        .expect("a generation");
+    std::fs::read_to_string(idx.join(format!("gen-{newest}.ids")))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn reindex_is_incremental_and_a_crash_before_commit_keeps_the_previous_index() {
     let src = tempfile::tempdir().unwrap();
@@ -288,6 +310,7 @@ fn reindex_is_incremental_and_a_crash_before_commit_keeps_the_previous_index() {
     let again = json(&index_json(src.path(), idx.path(), &[]));
     assert_eq!(again["up_to_date"], true);
     assert_eq!(again["files_unchanged"], 15);
+    let before = latest_ids(idx.path());
 
     // Change one file and crash right before the commit.
     let f = src.path().join("keepers/grace-darling.md");
@@ -323,10 +346,29 @@ fn reindex_is_incremental_and_a_crash_before_commit_keeps_the_previous_index() {
             .any(|c| c["text"].as_str().unwrap().contains("Quillon"))
     );
 
-    // The next update picks the change up, re-reading only that file.
+    // The next update picks the change up, re-reading only that file, and
+    // updates the vector graph instead of rebuilding it: the previous
+    // generation's ids stay in place, the changed file's old chunks become
+    // tombstones (empty ids), its new chunks are appended.
     let r = json(&index_json(src.path(), idx.path(), &[]));
     assert_eq!(r["files_indexed"], 1);
     assert_eq!(r["files_unchanged"], 14);
+    let after = latest_ids(idx.path());
+    let changed = |id: &str| id.starts_with("keepers/grace-darling.md#");
+    assert!(
+        after.len() > before.len(),
+        "{} → {}",
+        before.len(),
+        after.len()
+    );
+    for (old, new) in before.iter().zip(&after) {
+        if changed(old) {
+            assert_eq!(new, "", "a tombstone for {old}");
+        } else {
+            assert_eq!(old, new);
+        }
+    }
+    assert!(after[before.len()..].iter().all(|i| changed(i)));
     let o = ask("zebrafinch Quillon");
     assert!(
         o["candidates"]

@@ -767,6 +767,9 @@ pub fn update(
 
     // The new generation's side files, then the atomic switch.
     let base = Manifest::base(generation);
+    let mut fresh_list: Vec<(String, Vec<f32>)> =
+        fresh.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    fresh_list.sort_by(|a, b| a.0.cmp(&b.0));
     let mut all_vectors: Vec<(String, Vec<f32>)> = old_vectors.into_iter().chain(fresh).collect();
     all_vectors.sort_by(|a, b| a.0.cmp(&b.0));
     let mut manifest = Manifest {
@@ -788,7 +791,17 @@ pub fn update(
             vectors: all_vectors.len(),
         });
         vectors::write_vectors(&dir.join(format!("{base}.vectors")), dim, &all_vectors)?;
-        let store = VectorStore::build(all_vectors);
+        // The previous generation's graph, updated in place of a rebuild:
+        // its removed and changed sources' chunks tombstoned, the new
+        // chunks inserted (a rebuild when tombstones pile up).
+        let previous = reusable.filter(|p| p.hnsw.is_some()).and_then(|p| {
+            VectorStore::load(dir, &Manifest::base(p.generation), p.hnsw.as_deref()).ok()
+        });
+        let gone = |id: &str| {
+            let s = source_of(id);
+            changed.contains(s) || removed.iter().any(|r| r == s)
+        };
+        let store = vectors::next_store(previous, gone, fresh_list, || all_vectors);
         manifest.hnsw = store.dump(dir, &base)?;
     } else {
         VectorStore::build(Vec::new()).dump(dir, &base)?;

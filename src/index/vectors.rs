@@ -119,12 +119,12 @@ impl VectorStore {
         h.set_searching_mode(true);
     }
 
-    /// Tombstone the chunks in `removed`: searches skip them from now on.
-    /// Returns how many data ids were tombstoned.
-    pub fn remove(&mut self, removed: &std::collections::HashSet<&str>) -> usize {
+    /// Tombstone the chunks `dead` says were removed: searches skip them
+    /// from now on. Returns how many data ids were tombstoned.
+    pub fn remove_where(&mut self, dead: impl Fn(&str) -> bool) -> usize {
         let mut n = 0;
         for id in self.ids.iter_mut() {
-            if !id.is_empty() && removed.contains(id.as_str()) {
+            if !id.is_empty() && dead(id) {
                 id.clear();
                 n += 1;
             }
@@ -215,6 +215,29 @@ impl VectorStore {
                 Some((id.clone(), 1.0 - n.distance))
             })
             .collect()
+    }
+}
+
+/// The graph of the next generation: `previous` with the chunks `dead`
+/// says were removed tombstoned and `fresh` inserted — no rebuild — or,
+/// without a previous graph or once tombstones pass [`COMPACT_AT`], a new
+/// graph over `all` (the live vectors).
+pub fn next_store(
+    previous: Option<VectorStore>,
+    dead: impl Fn(&str) -> bool,
+    fresh: Vec<IdVector>,
+    all: impl FnOnce() -> Vec<IdVector>,
+) -> VectorStore {
+    match previous {
+        Some(mut store) => {
+            store.remove_where(dead);
+            if store.needs_compaction() {
+                return VectorStore::build(all());
+            }
+            store.insert(fresh);
+            store
+        }
+        None => VectorStore::build(all()),
     }
 }
 
@@ -376,7 +399,7 @@ mod tests {
         assert_eq!(store.len(), 320);
         assert_eq!(store.search(&v(310), 1, 64)[0].0, "c310");
         let gone: std::collections::HashSet<&str> = ["c42", "c310"].into_iter().collect();
-        assert_eq!(store.remove(&gone), 2);
+        assert_eq!(store.remove_where(|id| gone.contains(id)), 2);
         assert_eq!(store.live(), 318);
         for q in [42, 310] {
             let hits = store.search(&v(q), 10, 64);
@@ -402,8 +425,34 @@ mod tests {
         loaded.insert(vec![("c999".into(), v(999))]);
         assert_eq!(loaded.search(&v(999), 1, 64)[0].0, "c999");
         let many: Vec<String> = (0..70).map(|i| format!("c{i}")).collect();
-        loaded.remove(&many.iter().map(String::as_str).collect());
+        loaded.remove_where(|id| many.iter().any(|m| m == id));
         assert!(loaded.needs_compaction());
+    }
+
+    #[test]
+    fn the_next_generation_is_incremental_until_compaction() {
+        let v = |i: usize| unit(&[(i as f32).cos(), (i as f32).sin(), 1.0]);
+        let ids = |s: &VectorStore| s.ids.clone();
+        let base = VectorStore::build((0..100).map(|i| (format!("c{i}"), v(i))).collect());
+        // A small change: tombstones and an insert, the old data ids kept.
+        let next = next_store(
+            Some(base),
+            |id| id == "c5",
+            vec![("c5".into(), v(500))],
+            || panic!("no rebuild for a small change"),
+        );
+        assert_eq!(ids(&next).len(), 101);
+        assert_eq!(ids(&next)[5], "");
+        assert_eq!(next.search(&v(500), 1, 64)[0].0, "c5");
+        // A large removal compacts: a rebuild over the live vectors.
+        let rebuilt = next_store(
+            Some(next),
+            |id| id < "c5",
+            Vec::new(),
+            || vec![("only".into(), v(1))],
+        );
+        assert_eq!(ids(&rebuilt), ["only"]);
+        assert_eq!(rebuilt.live(), 1);
     }
 
     #[test]
