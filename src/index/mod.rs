@@ -31,7 +31,7 @@ use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 11;
+const CHUNKER_VERSION: u32 = 12;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
