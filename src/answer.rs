@@ -98,7 +98,17 @@ pub fn judge_support(
             .citations
             .iter()
             .filter_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())
-            .map(|(quote, chunk)| crate::support::judge(&text, quote, Some(chunk), cfg))
+            .map(|(quote, chunk)| {
+                let own = crate::support::assertion(&text, quote);
+                if own.chars().any(char::is_alphanumeric) {
+                    crate::support::judge(&own, quote, Some(chunk), cfg)
+                } else {
+                    crate::support::Judgement {
+                        label: crate::support::Support::Entails,
+                        reason: "the claim quotes its source's own words".into(),
+                    }
+                }
+            })
             .collect();
         if let Some(best) = crate::support::best(js) {
             c.support = Some(best.label);

@@ -314,6 +314,56 @@ fn facts(text: &str) -> Facts {
     }
 }
 
+/// What `claim` asserts beyond quoting `quote`: the claim with every
+/// quotation (“…” or "…") that is the quote's own words taken out, and an
+/// attribution that only introduces such a quotation ("Title, location:"
+/// before it) with it. Quoting a source verbatim asserts nothing the
+/// source does not say, and a heading's dates in the attribution ("The
+/// Lighthouse Board, 1852–1910:") are not the claim's.
+pub fn assertion(claim: &str, quote: &str) -> String {
+    let folded = |s: &str| crate::validate::normalize(s).text;
+    let q = folded(quote);
+    let mut out = String::new();
+    let mut rest = claim;
+    loop {
+        let open = rest.find(['“', '"']);
+        let Some(i) = open else {
+            out.push_str(rest);
+            break;
+        };
+        let close_char = if rest[i..].starts_with('“') {
+            '”'
+        } else {
+            '"'
+        };
+        let body_start = i + rest[i..].chars().next().map_or(1, char::len_utf8);
+        let Some(len) = rest[body_start..].find(close_char) else {
+            out.push_str(rest);
+            break;
+        };
+        let body = &rest[body_start..body_start + len];
+        let after = body_start + len + close_char.len_utf8();
+        let inner = folded(body);
+        if !inner.trim().is_empty() && q.contains(inner.trim()) {
+            // The quotation is the source's words: drop it, and an
+            // attribution that ends right before it with a colon.
+            let before = &rest[..i];
+            let kept = match before.trim_end().strip_suffix(':') {
+                Some(_) => before
+                    .rfind(['.', '!', '?', '\n'])
+                    .map_or("", |k| &before[..=k]),
+                None => before,
+            };
+            out.push_str(kept);
+            out.push(' ');
+        } else {
+            out.push_str(&rest[..after]);
+        }
+        rest = &rest[after..];
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Judge whether `quote` supports `claim`; `context` (the quote's chunk)
 /// can turn a missing detail into `partial` rather than `contradicts`.
 pub fn judge(claim: &str, quote: &str, context: Option<&str>, cfg: &SupportConfig) -> Judgement {
@@ -455,6 +505,54 @@ pub fn best(judgements: Vec<Judgement>) -> Option<Judgement> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The extractive engine's summary lines are attributed quotations; the
+    /// board showed "contradicted: the claim says 1852, the quote says 1871"
+    /// for one, because the attribution named a heading with dates.
+    #[test]
+    fn a_verbatim_quotation_asserts_nothing_beyond_its_source() {
+        let q =
+            "Within a decade almost every American light had been refitted with a Fresnel lens.";
+        let claim = format!(
+            "From the Lighthouse Board to the Coast Guard, The Lighthouse Board, 1852–1910 › Reform: “{q}”"
+        );
+        assert_eq!(assertion(&claim, q), "");
+        // Commentary around a quotation is still the claim's own.
+        assert_eq!(
+            assertion(
+                "In 1899 the Board said \"almost every American light had been refitted\".",
+                q
+            ),
+            "In 1899 the Board said ."
+        );
+        // A quotation that is not the source's words stays in.
+        let bent = "In 1899 the Board said “every light was refitted”.";
+        assert_eq!(assertion(bent, q), bent);
+    }
+
+    proptest::proptest! {
+        /// Quoting the cited quote verbatim, with any attribution before it,
+        /// is never judged unsupported, whatever numbers the attribution
+        /// holds.
+        #[test]
+        fn attributed_verbatim_quotes_are_never_unsupported(
+            words in proptest::collection::vec("[A-Za-z]{1,9}|[0-9]{1,4}", 3..25),
+            title in proptest::collection::vec("[A-Z][a-z]{1,8}|[0-9]{4}(–[0-9]{4})?", 1..6),
+        ) {
+            let quote = format!("{}.", words.join(" "));
+            let claim = format!("{}: “{quote}”", title.join(" "));
+            let mut claims = vec![crate::answer::Claim {
+                text: claim,
+                citations: vec![1],
+                issue: None,
+                support: None,
+                support_reason: None,
+                inconsistent_with: Vec::new(),
+            }];
+            crate::answer::judge_support(&mut claims, &[Some((quote.as_str(), quote.as_str()))], &SupportConfig::default());
+            proptest::prop_assert_eq!(claims[0].support, Some(Support::Entails), "{:?}", claims[0].support_reason);
+        }
+    }
 
     fn label(claim: &str, quote: &str) -> Support {
         judge(claim, quote, None, &SupportConfig::default()).label
