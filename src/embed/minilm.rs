@@ -12,10 +12,12 @@
 //! without it the builtin model's identical vocabulary is used) and
 //! optionally `config.json` (else the known MiniLM-L6 configuration).
 //!
-//! Tokenisation reuses the builtin embedder's BasicTokenizer + WordPiece,
-//! which is tested against HF tokenizers; a `tokenizer.json` whose settings
-//! differ from BERT-uncased's is refused rather than tokenised wrongly.
+//! Tokenisation is the BasicTokenizer + WordPiece of `wordpiece.rs` (the
+//! builtin embedder's, tested against HF tokenizers); a `tokenizer.json`
+//! whose settings differ from BERT-uncased's is refused rather than
+//! tokenised wrongly.
 
+use super::wordpiece::{VocabBuilder, WordPiece};
 use super::{BuiltinEmbedder, Embedder, normalize};
 use anyhow::{Context, Result, bail, ensure};
 use candle_core::{DType, Device, Tensor};
@@ -38,8 +40,8 @@ pub const DEFAULT_BATCH: usize = 32;
 /// all-MiniLM-L6-v2 sentence embeddings (384 dimensions).
 pub struct MinilmEmbedder {
     model: BertModel,
-    /// The WordPiece tokenizer (a builtin model with the folder's vocabulary).
-    tokenizer: BuiltinEmbedder,
+    /// The WordPiece tokenizer over the folder's vocabulary.
+    tokenizer: WordPiece,
     cls: u32,
     sep: u32,
     pad: u32,
@@ -112,7 +114,9 @@ impl MinilmEmbedder {
         let tokenizer = match std::fs::read_to_string(dir.join("tokenizer.json")) {
             Ok(text) => tokenizer_from_json(&text)
                 .with_context(|| format!("reading {}", dir.join("tokenizer.json").display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BuiltinEmbedder::load_default()?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                BuiltinEmbedder::load_default()?.into_tokenizer()
+            }
             Err(e) => {
                 return Err(e).with_context(|| {
                     format!("cannot read {}", dir.join("tokenizer.json").display())
@@ -126,8 +130,8 @@ impl MinilmEmbedder {
             config.vocab_size
         );
         let id_of = |t: &str| -> Result<u32> {
-            (0..tokenizer.vocab_size() as u32)
-                .find(|&i| tokenizer.token(i) == Some(t))
+            tokenizer
+                .id(t)
                 .with_context(|| format!("the vocabulary has no {t} token"))
         };
         let (cls, sep, pad) = (id_of("[CLS]")?, id_of("[SEP]")?, id_of("[PAD]")?);
@@ -271,7 +275,7 @@ pub fn minilm_l6_config() -> Config {
 
 /// A WordPiece tokenizer for the vocabulary of a HF `tokenizer.json`, which
 /// must have BERT-uncased settings (what the builtin tokenizer implements).
-fn tokenizer_from_json(text: &str) -> Result<BuiltinEmbedder> {
+fn tokenizer_from_json(text: &str) -> Result<WordPiece> {
     let v: Value = serde_json::from_str(text).context("not JSON")?;
     let model = &v["model"];
     let norm = &v["normalizer"];
@@ -326,22 +330,11 @@ fn tokenizer_from_json(text: &str) -> Result<BuiltinEmbedder> {
         );
         tokens[id] = Some(tok);
     }
-    // The builtin model format with a 1-dimensional all-zero table: only its
-    // tokenizer is used.
-    let mut blob = b"RBEMB001".to_vec();
-    blob.extend((tokens.len() as u32).to_le_bytes());
-    blob.extend(1u32.to_le_bytes());
+    let mut wordpiece = VocabBuilder::with_capacity(tokens.len());
     for t in &tokens {
-        let t = t.context("the vocabulary has gaps")?;
-        ensure!(
-            t.len() <= u16::MAX as usize,
-            "a vocabulary entry is too long"
-        );
-        blob.extend((t.len() as u16).to_le_bytes());
-        blob.extend(t.as_bytes());
+        wordpiece.push(t.context("the vocabulary has gaps")?)?;
     }
-    blob.resize(blob.len() + 2 * tokens.len(), 0);
-    BuiltinEmbedder::from_bytes(&blob)
+    wordpiece.build()
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -6,6 +6,7 @@
 mod builtin;
 mod minilm;
 mod openai;
+pub mod wordpiece;
 
 pub use builtin::BuiltinEmbedder;
 pub use minilm::{MINILM_DIR_ENV, MODEL_SHA256 as MINILM_SHA256, MinilmEmbedder};

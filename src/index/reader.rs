@@ -1,0 +1,283 @@
+//! Reading the index: open the committed generation (checking its
+//! manifest and checksums), search it (BM25, vectors, phrases) and look
+//! chunks up.
+
+use super::schema::{self, Fields};
+use super::vectors::VectorStore;
+use super::{MANIFEST_FORMAT, Manifest, damaged, no_panic, readonly};
+use crate::chunk::Chunk;
+use anyhow::{Context, Result, anyhow, bail};
+use std::path::{Path, PathBuf};
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{PhraseQuery, QueryParser, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
+use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
+
+/// An opened index, ready to query. One long-lived reader; a fresh searcher
+/// per query.
+pub struct Index {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    index: tantivy::Index,
+    reader: IndexReader,
+    fields: Fields,
+    vectors: VectorStore,
+}
+
+/// A chunk as returned by a search, with its stored vector if any.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub chunk: Chunk,
+    pub score: f32,
+    pub vector: Option<Vec<f32>>,
+}
+
+impl Index {
+    /// Open the index in `dir`. A missing or unreadable index is an error
+    /// that says what to do.
+    pub fn open(dir: &Path) -> Result<Index> {
+        let tdir = dir.join("tantivy");
+        if !tdir.join("meta.json").exists() {
+            bail!(
+                "no index at {}: run `research-board index DIR` first",
+                dir.display()
+            );
+        }
+        let index = readonly::ReadTolerant::open(&tdir)
+            .and_then(tantivy::Index::open)
+            .with_context(|| {
+                format!(
+                    "the index at {} is unreadable; delete it and re-index",
+                    dir.display()
+                )
+            })?;
+        schema::register(&index);
+        let metas = index.load_metas()?;
+        let generation = metas
+            .payload
+            .as_deref()
+            .and_then(|p| p.strip_prefix("gen-"))
+            .and_then(|g| g.parse::<u64>().ok())
+            .ok_or_else(|| {
+                anyhow!(
+                    "the index at {} has no committed generation; re-index",
+                    dir.display()
+                )
+            })?;
+        let base = Manifest::base(generation);
+        let manifest: Manifest = serde_json::from_slice(
+            &std::fs::read(dir.join(format!("{base}.manifest.json"))).with_context(|| {
+                format!(
+                    "the index at {} is missing its manifest; re-index",
+                    dir.display()
+                )
+            })?,
+        )
+        .with_context(|| {
+            format!(
+                "the index manifest in {} is corrupt; re-index",
+                dir.display()
+            )
+        })?;
+        if manifest.format != MANIFEST_FORMAT {
+            bail!(
+                "the index at {} was written by another version; re-index",
+                dir.display()
+            );
+        }
+        if let Some(file) = manifest.damaged_file(dir) {
+            return Err(damaged(&file, dir));
+        }
+        // Tantivy's files carry their own checksums: check them before a
+        // search can trip over a damaged one.
+        match no_panic(&tdir, dir, || Ok(index.validate_checksum()?)) {
+            Ok(bad) if bad.is_empty() => {}
+            Ok(bad) => {
+                let first = bad
+                    .iter()
+                    .next()
+                    .map(|p| tdir.join(p))
+                    .unwrap_or(tdir.clone());
+                return Err(damaged(&first, dir));
+            }
+            Err(e) => return Err(e),
+        }
+        let vectors = no_panic(&dir.join(format!("{base}.ids")), dir, || {
+            VectorStore::load(dir, &base, manifest.hnsw.as_deref())
+        })?;
+        let (_, fields) = schema::build();
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(Index {
+            dir: dir.to_path_buf(),
+            manifest,
+            index,
+            reader,
+            fields,
+            vectors,
+        })
+    }
+
+    pub fn chunk_count(&self) -> usize {
+        self.manifest.chunk_count
+    }
+
+    /// BM25 over heading chain + title + text, lenient about what users type.
+    pub fn bm25(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
+        if query.trim().is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        let searcher = self.reader.searcher();
+        let mut qp = QueryParser::for_index(&self.index, self.text_fields().to_vec());
+        qp.set_field_boost(self.fields.source_title, 0.5);
+        let (q, _errors) = qp.parse_query_lenient(query);
+        let top = searcher.search(&q, &TopDocs::with_limit(k).order_by_score())?;
+        top.into_iter()
+            .map(|(score, addr)| {
+                let (chunk, vector) = self.load(&searcher, addr)?;
+                Ok(Hit {
+                    chunk,
+                    score,
+                    vector,
+                })
+            })
+            .collect()
+    }
+
+    /// Nearest chunks by vector: (chunk id, cosine similarity), exploring
+    /// `ef` candidates in the graph.
+    pub fn vector_search(&self, query: &[f32], k: usize, ef: usize) -> Vec<(String, f32)> {
+        self.vectors.search(query, k, ef)
+    }
+
+    /// A chunk and its stored vector, by id.
+    pub fn chunk(&self, id: &str) -> Result<Option<(Chunk, Option<Vec<f32>>)>> {
+        let searcher = self.reader.searcher();
+        let term = Term::from_field_text(self.fields.chunk_id, id);
+        let q = TermQuery::new(term, IndexRecordOption::Basic);
+        let top = searcher.search(&q, &TopDocs::with_limit(1).order_by_score())?;
+        match top.first() {
+            Some((_, addr)) => Ok(Some(self.load(&searcher, *addr)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// All chunks of a source, in order.
+    pub fn chunks_of(&self, source_id: &str) -> Result<Vec<Chunk>> {
+        let searcher = self.reader.searcher();
+        let term = Term::from_field_text(self.fields.source_id, source_id);
+        let q = TermQuery::new(term, IndexRecordOption::Basic);
+        let n = self
+            .manifest
+            .files
+            .get(source_id)
+            .map_or(0, |f| f.chunks as usize);
+        let top = searcher.search(&q, &TopDocs::with_limit(n.max(1)).order_by_score())?;
+        let mut out = top
+            .into_iter()
+            .map(|(_, a)| self.load(&searcher, a).map(|c| c.0))
+            .collect::<Result<Vec<_>>>()?;
+        out.sort_by_key(|c| c.ordinal);
+        Ok(out)
+    }
+
+    /// Number of chunks whose analysed text contains `term` (already
+    /// analysed: lower-cased and stemmed), over body, location and title.
+    pub fn doc_freq(&self, term: &str) -> u64 {
+        let searcher = self.reader.searcher();
+        self.max_over_text_fields(|f| {
+            searcher
+                .doc_freq(&Term::from_field_text(f, term))
+                .unwrap_or(0)
+        })
+    }
+
+    /// Number of chunks whose body, location or title holds the analysed
+    /// terms of `phrase` in order, at most two words apart (the largest count).
+    pub fn phrase_freq(&self, phrase: &str) -> u64 {
+        let terms = self.analyze(phrase);
+        if terms.len() < 2 {
+            return terms.first().map_or(0, |t| self.doc_freq(t));
+        }
+        let searcher = self.reader.searcher();
+        self.max_over_text_fields(|f| {
+            let mut q =
+                PhraseQuery::new(terms.iter().map(|t| Term::from_field_text(f, t)).collect());
+            // A possessive or an article may sit between the words of a
+            // name as the source writes it ("Macpherson's Ossian").
+            q.set_slop(2);
+            searcher.search(&q, &Count).unwrap_or(0) as u64
+        })
+    }
+
+    /// The fields BM25 searches: body, heading chain, title.
+    fn text_fields(&self) -> [Field; 3] {
+        [
+            self.fields.body,
+            self.fields.location,
+            self.fields.source_title,
+        ]
+    }
+
+    fn max_over_text_fields(&self, count: impl Fn(Field) -> u64) -> u64 {
+        self.text_fields().into_iter().map(count).max().unwrap_or(0)
+    }
+
+    /// Run `text` through the analyzer of the body field (the one this
+    /// index was built with).
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let Ok(mut tok) = self.index.tokenizer_for_field(self.fields.body) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut stream = tok.token_stream(text);
+        while let Some(t) = stream.next() {
+            out.push(t.text.clone());
+        }
+        out
+    }
+
+    fn load(
+        &self,
+        searcher: &tantivy::Searcher,
+        addr: DocAddress,
+    ) -> Result<(Chunk, Option<Vec<f32>>)> {
+        let doc: TantivyDocument = searcher.doc(addr)?;
+        let f = &self.fields;
+        let s = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0);
+        let vector = doc
+            .get_first(f.vector)
+            .and_then(|v| v.as_bytes())
+            .and_then(|b| {
+                (!b.is_empty()).then(|| {
+                    b.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                        .collect()
+                })
+            });
+        Ok((
+            Chunk {
+                id: s(f.chunk_id),
+                source_id: s(f.source_id),
+                source_title: s(f.source_title),
+                location: s(f.location),
+                text: s(f.body),
+                start: n(f.start) as usize,
+                end: n(f.end) as usize,
+                ordinal: n(f.ordinal) as u32,
+                tokens: n(f.tokens) as u32,
+                line: Some(n(f.line) as u32).filter(|l| *l > 0),
+                page: Some(n(f.page) as u32).filter(|p| *p > 0),
+            },
+            vector,
+        ))
+    }
+}

@@ -1,0 +1,498 @@
+//! Writing the index: build or incrementally update the next generation
+//! under the index lock, write its side files and checksums, and make it
+//! current by Tantivy's commit (see the module docs of `index`).
+
+use super::schema;
+use super::vectors::{self, VectorStore};
+use super::{FileEntry, MANIFEST_FORMAT, Manifest, file_hash, no_panic};
+use crate::chunk::{Chunk, ChunkConfig, chunk_document};
+use crate::embed::Embedder;
+use crate::ingest::{self, Limits, Skipped};
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tantivy::{TantivyDocument, Term};
+
+/// Bumped whenever loaders or the chunker change what they produce, so that
+/// an index built by an older version is rebuilt rather than reused.
+const CHUNKER_VERSION: u32 = 12;
+
+/// Progress events of an update, for a progress bar.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    Reading {
+        done: usize,
+        total: usize,
+        chunks: usize,
+    },
+    Embedding {
+        done: usize,
+        total: usize,
+    },
+    BuildingGraph {
+        vectors: usize,
+    },
+    Committing,
+    /// The index in force was damaged (this file): everything is rebuilt.
+    Rebuilding {
+        damaged: PathBuf,
+    },
+}
+
+/// What an update did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct UpdateReport {
+    pub index_dir: PathBuf,
+    pub files_seen: usize,
+    pub files_indexed: usize,
+    pub files_unchanged: usize,
+    pub files_removed: usize,
+    pub chunks_total: usize,
+    pub chunks_added: usize,
+    pub chunks_embedded: usize,
+    pub skipped: Vec<Skipped>,
+    /// Files read in an encoding that was guessed: (source id, encoding).
+    pub guessed_encodings: Vec<(String, String)>,
+    pub up_to_date: bool,
+    pub elapsed_ms: f64,
+}
+
+/// Settings of an update.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UpdateOptions {
+    pub chunk: ChunkConfig,
+    pub limits: Limits,
+    /// Replace an index that was built for another sources folder (else
+    /// that is an error: one index folder, one sources folder).
+    pub replace_other_sources: bool,
+}
+
+/// Build or incrementally update the index of `sources` in `dir`.
+pub fn update(
+    sources: &Path,
+    dir: &Path,
+    opts: &UpdateOptions,
+    embedder: Option<&dyn Embedder>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<UpdateReport> {
+    let t0 = Instant::now();
+    if !sources.is_dir() {
+        bail!(
+            "the sources folder {} does not exist or is not a folder",
+            sources.display()
+        );
+    }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the index folder {}", dir.display()))?;
+    let _lock = lock(dir)?;
+    let tdir = dir.join("tantivy");
+    std::fs::create_dir_all(&tdir)?;
+    let (tschema, fields) = schema::build();
+    let opened = if tdir.join("meta.json").exists() {
+        match no_panic(&tdir, dir, || Ok(tantivy::Index::open_in_dir(&tdir)?)) {
+            Ok(i) => Some(i),
+            Err(_) => {
+                // Unreadable: start over (the sources are the truth).
+                progress(Progress::Rebuilding {
+                    damaged: tdir.join("meta.json"),
+                });
+                std::fs::remove_dir_all(&tdir)?;
+                std::fs::create_dir_all(&tdir)?;
+                None
+            }
+        }
+    } else {
+        None
+    };
+    // An index of another schema (an older analyzer) is rebuilt from scratch.
+    let opened = match opened {
+        Some(i) if i.schema() != tschema => {
+            drop(i);
+            std::fs::remove_dir_all(&tdir)?;
+            std::fs::create_dir_all(&tdir)?;
+            None
+        }
+        other => other,
+    };
+    let index = match opened {
+        Some(i) => i,
+        None => tantivy::Index::create_in_dir(&tdir, tschema)?,
+    };
+    schema::register(&index);
+
+    // The generation in force, if any, and whether it can be reused.
+    let previous: Option<Manifest> = index
+        .load_metas()?
+        .payload
+        .as_deref()
+        .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
+        .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+        .filter(|m| m.format == MANIFEST_FORMAT);
+    let canonical = sources.canonicalize()?.to_string_lossy().into_owned();
+    if let Some(m) = &previous
+        && m.sources != canonical
+        && !opts.replace_other_sources
+    {
+        bail!(
+            "the index folder {} holds the index of another folder ({}); \
+             choose another --index-dir, or pass --force to replace that index",
+            dir.display(),
+            crate::text::sanitize_for_terminal(&m.sources, false)
+        );
+    }
+    // A damaged previous generation is not reused: everything is rebuilt.
+    let damaged_previous = previous.as_ref().and_then(|m| {
+        m.damaged_file(dir).or_else(|| {
+            let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                index.validate_checksum()
+            }));
+            match bad {
+                Ok(Ok(b)) if b.is_empty() => None,
+                _ => Some(tdir.clone()),
+            }
+        })
+    });
+    if let Some(file) = &damaged_previous {
+        progress(Progress::Rebuilding {
+            damaged: file.clone(),
+        });
+    }
+    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let previous = previous.filter(|_| damaged_previous.is_none());
+    let embedder_id = embedder.map(|e| e.id().to_string());
+    let dim = embedder.map_or(0, |e| e.dim());
+    let reusable = previous.as_ref().filter(|m| {
+        m.embedder == embedder_id
+            && m.chunker == CHUNKER_VERSION
+            && m.dim == dim
+            && serde_json::to_string(&m.chunk_config).ok()
+                == serde_json::to_string(&opts.chunk).ok()
+    });
+    remove_stale(dir, previous.as_ref().map(|m| m.generation));
+
+    let (files, mut skipped) = ingest::discover(sources, &opts.limits, &[dir]);
+    let mut report = UpdateReport {
+        index_dir: dir.to_path_buf(),
+        files_seen: files.len() + skipped.len(),
+        ..Default::default()
+    };
+
+    // Read, hash, and (for new or changed files) extract and chunk.
+    let mut entries: BTreeMap<String, FileEntry> = BTreeMap::new();
+    let mut new_chunks: Vec<Chunk> = Vec::new();
+    let mut changed: HashSet<String> = HashSet::new();
+    let total = files.len();
+    for (i, f) in files.iter().enumerate() {
+        progress(Progress::Reading {
+            done: i,
+            total,
+            chunks: new_chunks.len(),
+        });
+        let bytes = match ingest::read_limited(&f.path, opts.limits.max_file_bytes) {
+            Ok(b) => b,
+            Err(reason) => {
+                skipped.push(Skipped {
+                    source_id: f.source_id.clone(),
+                    reason,
+                });
+                continue;
+            }
+        };
+        let hash = blake3::hash(&bytes).to_hex().to_string();
+        if let Some(prev) = reusable.and_then(|m| m.files.get(&f.source_id))
+            && prev.hash == hash
+        {
+            entries.insert(f.source_id.clone(), prev.clone());
+            continue;
+        }
+        match ingest::worker::extract(f.format, &bytes, &opts.limits) {
+            Ok(mut ex) => {
+                ingest::metadata::settle(&mut ex, &stem(&f.path));
+                let title = ex.title.clone().unwrap_or_else(|| stem(&f.path));
+                let chunks = chunk_document(&f.source_id, &title, &ex, opts.chunk);
+                if chunks.is_empty() {
+                    skipped.push(Skipped {
+                        source_id: f.source_id.clone(),
+                        reason: "no text".into(),
+                    });
+                    continue;
+                }
+                entries.insert(
+                    f.source_id.clone(),
+                    FileEntry {
+                        hash,
+                        size: bytes.len() as u64,
+                        title,
+                        format: f.format,
+                        chunks: chunks.len() as u32,
+                        author: ex.author.clone(),
+                        encoding: ex
+                            .decoding
+                            .as_ref()
+                            .filter(|d| d.how != "utf-8")
+                            .map(|d| format!("{} ({})", d.encoding, d.how)),
+                    },
+                );
+                changed.insert(f.source_id.clone());
+                new_chunks.extend(chunks);
+            }
+            Err(reason) => skipped.push(Skipped {
+                source_id: f.source_id.clone(),
+                reason,
+            }),
+        }
+    }
+    progress(Progress::Reading {
+        done: total,
+        total,
+        chunks: new_chunks.len(),
+    });
+    // Reasons may quote the file's own bytes (a parser's error message):
+    // nothing from a file reaches a terminal raw.
+    for s in &mut skipped {
+        s.reason = crate::text::sanitize_for_terminal(&s.reason, false);
+    }
+    skipped.sort_by(|a, b| a.source_id.cmp(&b.source_id));
+
+    let removed: Vec<String> = match reusable {
+        Some(m) => m
+            .files
+            .keys()
+            .filter(|k| !entries.contains_key(*k))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    report.files_indexed = changed.len();
+    report.files_unchanged = entries.len() - changed.len();
+    report.files_removed = removed.len();
+    report.chunks_added = new_chunks.len();
+    report.chunks_total = entries.values().map(|e| e.chunks as usize).sum();
+    report.skipped = skipped.clone();
+    report.guessed_encodings = entries
+        .iter()
+        .filter_map(|(id, e)| {
+            let enc = e.encoding.as_deref()?;
+            enc.ends_with("(guessed)")
+                .then(|| (id.clone(), enc.trim_end_matches(" (guessed)").to_string()))
+        })
+        .collect();
+
+    if let Some(prev) = reusable
+        && changed.is_empty()
+        && removed.is_empty()
+        && prev.skipped == skipped
+    {
+        report.up_to_date = true;
+        report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
+        return Ok(report);
+    }
+
+    // Vectors: reuse the previous generation's for unchanged chunks.
+    let mut old_vectors: HashMap<String, Vec<f32>> = HashMap::new();
+    if let (Some(prev), Some(_)) = (reusable, embedder)
+        && let Ok((d, vs)) =
+            vectors::read_vectors(&dir.join(format!("{}.vectors", Manifest::base(prev.generation))))
+        && d == dim
+    {
+        old_vectors = vs
+            .into_iter()
+            .filter(|(id, _)| !changed.contains(source_of(id)))
+            .collect();
+    }
+    let mut fresh: HashMap<String, Vec<f32>> = HashMap::new();
+    if let Some(e) = embedder {
+        let total = new_chunks.len();
+        for (done, batch) in new_chunks.chunks(256).enumerate() {
+            progress(Progress::Embedding {
+                done: done * 256,
+                total,
+            });
+            let texts: Vec<String> = batch.iter().map(embed_text).collect();
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let vs = e.embed(&refs).context("embedding chunks")?;
+            if vs.len() != batch.len() || vs.iter().any(|v| v.len() != dim) {
+                bail!("the embedder returned vectors of the wrong shape");
+            }
+            for (c, v) in batch.iter().zip(vs) {
+                fresh.insert(c.id.clone(), v);
+            }
+        }
+        report.chunks_embedded = total;
+        progress(Progress::Embedding { done: total, total });
+    }
+
+    // Tantivy: drop changed/removed sources (or everything), add new chunks.
+    let mut writer: tantivy::IndexWriter<TantivyDocument> = index
+        .writer_with_num_threads(2, 128_000_000)
+        .context("another process is writing this index")?;
+    if reusable.is_none() {
+        writer.delete_all_documents()?;
+    }
+    for sid in changed.iter().chain(removed.iter()) {
+        writer.delete_term(Term::from_field_text(fields.source_id, sid));
+    }
+    for c in &new_chunks {
+        let mut doc = TantivyDocument::new();
+        doc.add_text(fields.chunk_id, &c.id);
+        doc.add_text(fields.source_id, &c.source_id);
+        doc.add_text(fields.source_title, &c.source_title);
+        doc.add_text(fields.location, &c.location);
+        doc.add_text(fields.body, &c.text);
+        doc.add_u64(fields.start, c.start as u64);
+        doc.add_u64(fields.end, c.end as u64);
+        doc.add_u64(fields.ordinal, c.ordinal as u64);
+        doc.add_u64(fields.tokens, c.tokens as u64);
+        doc.add_u64(fields.line, c.line.unwrap_or(0) as u64);
+        doc.add_u64(fields.page, c.page.unwrap_or(0) as u64);
+        if let Some(v) = fresh.get(&c.id) {
+            let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            doc.add_bytes(fields.vector, &bytes);
+        }
+        writer.add_document(doc)?;
+    }
+    // Flush the new segments now, so the writer's buffers and the chunk
+    // texts are freed before the graph is built; the commit that makes
+    // them the index in force comes last.
+    let mut prepared = writer.prepare_commit()?;
+    drop(new_chunks);
+
+    // The new generation's side files, then the atomic switch.
+    let base = Manifest::base(generation);
+    let mut fresh_list: Vec<(String, Vec<f32>)> =
+        fresh.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    fresh_list.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut all_vectors: Vec<(String, Vec<f32>)> = old_vectors.into_iter().chain(fresh).collect();
+    all_vectors.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut manifest = Manifest {
+        format: MANIFEST_FORMAT,
+        generation,
+        sources: sources.canonicalize()?.to_string_lossy().into_owned(),
+        chunker: CHUNKER_VERSION,
+        embedder: embedder_id,
+        dim,
+        chunk_config: opts.chunk,
+        files: entries,
+        skipped,
+        chunk_count: report.chunks_total,
+        hnsw: None,
+        checksums: BTreeMap::new(),
+    };
+    if embedder.is_some() {
+        progress(Progress::BuildingGraph {
+            vectors: all_vectors.len(),
+        });
+        vectors::write_vectors(&dir.join(format!("{base}.vectors")), dim, &all_vectors)?;
+        // The previous generation's graph, updated in place of a rebuild:
+        // its removed and changed sources' chunks tombstoned, the new
+        // chunks inserted (a rebuild when tombstones pile up).
+        let previous = reusable.filter(|p| p.hnsw.is_some()).and_then(|p| {
+            VectorStore::load(dir, &Manifest::base(p.generation), p.hnsw.as_deref()).ok()
+        });
+        let gone = |id: &str| {
+            let s = source_of(id);
+            changed.contains(s) || removed.iter().any(|r| r == s)
+        };
+        let store = vectors::next_store(previous, gone, fresh_list, || all_vectors);
+        manifest.hnsw = store.dump(dir, &base)?;
+    } else {
+        VectorStore::build(Vec::new()).dump(dir, &base)?;
+    }
+    manifest.record_checksums(dir)?;
+    write_atomic(
+        &dir.join(format!("{base}.manifest.json")),
+        &serde_json::to_vec_pretty(&manifest)?,
+    )?;
+    crash_point("before_commit");
+    progress(Progress::Committing);
+    prepared.set_payload(&base);
+    prepared.commit()?;
+    writer.wait_merging_threads()?;
+    remove_stale(dir, Some(generation));
+    report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
+    Ok(report)
+}
+
+impl Manifest {
+    /// Record the checksums of this generation's side files in `dir`.
+    fn record_checksums(&mut self, dir: &Path) -> Result<()> {
+        let prefix = format!("{}.", Self::base(self.generation));
+        self.checksums.clear();
+        for e in std::fs::read_dir(dir)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix)
+                && !name.ends_with(".manifest.json")
+                && !name.ends_with(".tmp")
+            {
+                self.checksums.insert(name, file_hash(&e.path())?);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The text a chunk is embedded from: its location gives context.
+fn embed_text(c: &Chunk) -> String {
+    format!("{}. {}. {}", c.source_title, c.location, c.text)
+}
+
+fn source_of(chunk_id: &str) -> &str {
+    chunk_id.rsplit_once('#').map_or(chunk_id, |(s, _)| s)
+}
+
+fn stem(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Test hook: abort the process at a named point when
+/// `RESEARCH_BOARD_CRASH_AT` names it (used by the kill-during-index test).
+fn crash_point(name: &str) {
+    if std::env::var("RESEARCH_BOARD_CRASH_AT").is_ok_and(|v| v == name) {
+        std::process::abort();
+    }
+}
+
+fn lock(dir: &Path) -> Result<std::fs::File> {
+    use fs2::FileExt;
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("index.lock"))
+        .with_context(|| format!("cannot write to the index folder {}", dir.display()))?;
+    f.try_lock_exclusive().with_context(|| {
+        format!(
+            "another research-board process is indexing {}; wait for it to finish",
+            dir.display()
+        )
+    })?;
+    Ok(f)
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+/// Remove side files of generations other than `keep`.
+fn remove_stale(dir: &Path, keep: Option<u64>) {
+    let keep = keep.map(|g| format!("gen-{g}."));
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("gen-") && keep.as_deref().is_none_or(|k| !name.starts_with(k)) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
