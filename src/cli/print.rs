@@ -108,6 +108,17 @@ pub(super) fn print_index_report(r: &UpdateReport) {
             );
         }
     }
+    if !r.files_busy.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} files changed while they were read (still being saved?); \
+             left as they were until the next update:",
+            r.files_busy.len()
+        );
+        for id in &r.files_busy {
+            let _ = writeln!(out, "  {}", crate::text::sanitize_for_terminal(id, false));
+        }
+    }
     if !r.skipped.is_empty() {
         let _ = writeln!(out, "Skipped {} files:", r.skipped.len());
         for s in &r.skipped {

@@ -55,6 +55,9 @@ pub struct UpdateReport {
     pub skipped: Vec<Skipped>,
     /// Files read in an encoding that was guessed: (source id, encoding).
     pub guessed_encodings: Vec<(String, String)>,
+    /// Files that changed while they were being read (a save in progress):
+    /// left as they were (or out, if new) until the next update.
+    pub files_busy: Vec<String>,
     pub up_to_date: bool,
     pub elapsed_ms: f64,
 }
@@ -67,6 +70,27 @@ pub struct UpdateOptions {
     /// Replace an index that was built for another sources folder (else
     /// that is an error: one index folder, one sources folder).
     pub replace_other_sources: bool,
+}
+
+/// A file's size and modification time.
+fn stamp(path: &Path) -> Result<(u64, Option<std::time::SystemTime>), String> {
+    let m = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    Ok((m.len(), m.modified().ok()))
+}
+
+/// A file's bytes, or `None` when it changed while it was read (a save in
+/// progress): a half-written file is never indexed. `between` runs after
+/// the read (a test's way to change the file at that moment).
+fn read_settled(
+    path: &Path,
+    limit: u64,
+    between: impl FnOnce(),
+) -> Result<Option<Vec<u8>>, String> {
+    let before = stamp(path)?;
+    let bytes = ingest::read_limited(path, limit)?;
+    between();
+    let after = stamp(path)?;
+    Ok((before == after && after.0 == bytes.len() as u64).then_some(bytes))
 }
 
 /// Build or incrementally update the index of `sources` in `dir`.
@@ -190,8 +214,16 @@ pub fn update(
             total,
             chunks: new_chunks.len(),
         });
-        let bytes = match ingest::read_limited(&f.path, opts.limits.max_file_bytes) {
-            Ok(b) => b,
+        let bytes = match read_settled(&f.path, opts.limits.max_file_bytes, || {}) {
+            Ok(Some(b)) => b,
+            // Being written: keep what the index had of it, read it next time.
+            Ok(None) => {
+                report.files_busy.push(f.source_id.clone());
+                if let Some(prev) = reusable.and_then(|m| m.files.get(&f.source_id)) {
+                    entries.insert(f.source_id.clone(), prev.clone());
+                }
+                continue;
+            }
             Err(reason) => {
                 skipped.push(Skipped {
                     source_id: f.source_id.clone(),
@@ -494,5 +526,31 @@ fn remove_stale(dir: &Path, keep: Option<u64>) {
         if name.starts_with("gen-") && keep.as_deref().is_none_or(|k| !name.starts_with(k)) {
             let _ = std::fs::remove_file(e.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A file that grows while it is read is not taken half-written; a
+    /// file left alone is read whole.
+    #[test]
+    fn a_file_being_written_is_left_for_the_next_update() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("draft.md");
+        std::fs::write(&f, "The keeper wrote the first half").unwrap();
+        let busy = read_settled(&f, 1 << 20, || {
+            let mut w = std::fs::OpenOptions::new().append(true).open(&f).unwrap();
+            w.write_all(b" and then the second half.").unwrap();
+        })
+        .unwrap();
+        assert_eq!(busy, None);
+        let settled = read_settled(&f, 1 << 20, || {}).unwrap().unwrap();
+        assert_eq!(
+            String::from_utf8(settled).unwrap(),
+            "The keeper wrote the first half and then the second half."
+        );
     }
 }

@@ -128,6 +128,17 @@ async fn event_loop(
                     match r {
                         Ok((chunks, report)) => {
                             ready = true;
+                            // A file saved while it was read: look again
+                            // once it has had a moment to finish.
+                            if !report.files_busy.is_empty() {
+                                let busy: Vec<std::path::PathBuf> =
+                                    report.files_busy.iter().map(Into::into).collect();
+                                let tx = tx.clone();
+                                tokio::spawn(async move {
+                                    tokio::time::sleep(Duration::from_secs(1)).await;
+                                    let _ = tx.send(Msg::FolderChanged(busy));
+                                });
+                            }
                             app.on_index_ready(chunks, Some(report));
                         }
                         Err(e) => app.on_index_failed(e),
