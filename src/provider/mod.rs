@@ -13,6 +13,7 @@
 
 mod client;
 mod config;
+mod error;
 
 pub use client::{ChatReply, LlmClient, LlmError, Usage, parse_retry_after};
 pub use config::LlmConfig;
