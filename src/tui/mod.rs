@@ -127,7 +127,7 @@ async fn event_loop(term: &mut terminal::Term, app: &mut App, opts: Options) -> 
             _ = tick.tick() => app.tick(),
             _ = render.tick() => {
                 if app.dirty {
-                    term.draw(|f| view::draw(app, f))?;
+                    view::render(term, app)?;
                 }
             }
             Some(msg) = rx.recv() => match msg {
