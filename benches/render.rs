@@ -33,7 +33,7 @@ fn render(c: &mut Criterion) {
     g.bench_function("160x48 baseline: empty board", |b| {
         b.iter(|| {
             empty.dirty = true;
-            term.draw(|f| view::draw(&mut empty, f)).unwrap();
+            view::render(&mut term, &mut empty).unwrap();
         })
     });
 
@@ -46,7 +46,7 @@ fn render(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % 8;
             app.select_snippet(i);
-            term.draw(|f| view::draw(&mut app, f)).unwrap();
+            view::render(&mut term, &mut app).unwrap();
         })
     });
 
@@ -58,7 +58,7 @@ fn render(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % 8;
             small.select_snippet(i);
-            term.draw(|f| view::draw(&mut small, f)).unwrap();
+            view::render(&mut term, &mut small).unwrap();
         })
     });
     g.finish();

@@ -1,15 +1,22 @@
 //! The board's state and what input does to it. Keys and mouse events map to
 //! an [`Action`]; applying one changes state and may queue an [`Effect`]
 //! (run a query, copy text) that the event loop carries out. Nothing here
-//! touches the terminal, so tests drive it directly.
+//! touches the terminal, so tests drive it directly. The key bindings are
+//! in `app/keys.rs`, copying quotes in `app/copy.rs`; the panes' areas and
+//! scroll offsets are fitted by `view::layout` before each frame.
+
+mod copy;
+mod keys;
 
 use super::model::{Board, ExtraChunk};
-use super::settings::{History, TuiConfig, format_copy};
+use super::settings::{History, TuiConfig};
 use super::theme::Theme;
 use crate::index::{Progress, UpdateReport};
 use crate::pipeline::QueryOutcome;
 use crate::validate::Status;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseEvent};
+pub use keys::Action;
+
 use ratatui::layout::{Position, Rect};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,45 +74,6 @@ pub enum StatusKind {
     Error,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Quit,
-    FocusNext,
-    FocusPrev,
-    FocusInput,
-    Up,
-    Down,
-    Top,
-    Bottom,
-    PageUp,
-    PageDown,
-    Submit,
-    /// Esc: close a popup, cancel a running query, or leave the input.
-    Escape,
-    Char(char),
-    Backspace,
-    Delete,
-    CursorLeft,
-    CursorRight,
-    Home,
-    End,
-    ClearInput,
-    HistoryPrev,
-    HistoryNext,
-    CopySelected,
-    CopyAll,
-    ConfirmYes,
-    ConfirmNo,
-    ToggleHelp,
-    ToggleInspect,
-    ToggleSkipped,
-    ToggleHideFlagged,
-    Click(u16, u16),
-    ScrollUp(u16, u16),
-    ScrollDown(u16, u16),
-    Resize,
-}
-
 /// Work for the event loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -118,15 +86,18 @@ pub enum Effect {
     Copy(String),
 }
 
-/// Areas drawn last frame, for mouse hit-testing.
+/// Where each part of the board goes, laid out before each frame
+/// (`view::layout`): drawing and mouse hit-testing use them.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Areas {
     pub input: Rect,
+    pub progress: Rect,
     pub chunks: Rect,
     pub snippets: Rect,
     pub gate: Rect,
     pub answer: Rect,
     pub preview: Rect,
+    pub status: Rect,
 }
 
 /// The query line editor.
@@ -526,185 +497,7 @@ impl App {
         self.dirty = true;
     }
 
-    // ---- copy ---------------------------------------------------------
-
-    fn format_snippet(&self, i: usize) -> Option<String> {
-        let b = self.board.as_ref()?;
-        let s = b.outcome.snippets.get(i)?;
-        // Only the source's own text is ever copied, never the model's words.
-        let quote = match s.status {
-            Status::Validated | Status::Flagged => s.copy_text.as_deref()?,
-            Status::Dropped => return None,
-        };
-        let (title, location, source) = match (&s.found_source_id, s.spans.first()) {
-            (Some(found), Some(sp)) if *found != s.source_id => {
-                // Misattributed: cite where the words really are.
-                let c = b.chunks.iter().find(|c| c.id == sp.chunk_id);
-                match c {
-                    Some(c) => (c.title.clone(), c.location.clone(), found),
-                    None => (found.clone(), String::new(), found),
-                }
-            }
-            _ => (s.source_title.clone(), s.location.clone(), &s.source_id),
-        };
-        Some(format_copy(
-            &self.settings.copy_format,
-            quote,
-            &title,
-            &location,
-            source,
-            s.n,
-        ))
-    }
-
-    fn copy_selected(&mut self) {
-        let Some(b) = &self.board else {
-            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
-            return;
-        };
-        let Some(i) = self.sel_snippet else {
-            self.set_status(
-                StatusKind::Info,
-                "Select a quote in the Snippets pane first.",
-            );
-            return;
-        };
-        let s = &b.outcome.snippets[i];
-        match s.status {
-            Status::Validated => {
-                if let Some(t) = self.format_snippet(i) {
-                    self.effects.push(Effect::Copy(t));
-                }
-            }
-            Status::Flagged => {
-                if s.copy_text.is_none() {
-                    self.set_status(
-                        StatusKind::Error,
-                        format!("Quote [{}] is flagged and has no source text to copy.", s.n),
-                    );
-                } else {
-                    self.popup = Some(Popup::ConfirmCopy(i));
-                    self.dirty = true;
-                }
-            }
-            Status::Dropped => {
-                let why = super::model::clean(&s.note);
-                self.set_status(
-                    StatusKind::Error,
-                    format!(
-                        "Quote [{}] failed validation and cannot be copied: {why}",
-                        s.n
-                    ),
-                );
-            }
-        }
-    }
-
-    fn copy_all(&mut self) {
-        let Some(b) = &self.board else {
-            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
-            return;
-        };
-        let lines: Vec<String> = (0..b.outcome.snippets.len())
-            .filter(|&i| b.outcome.snippets[i].status == Status::Validated)
-            .filter_map(|i| self.format_snippet(i))
-            .collect();
-        if lines.is_empty() {
-            self.set_status(StatusKind::Info, "No validated quotes to copy.");
-        } else {
-            self.effects.push(Effect::Copy(lines.join("\n")));
-        }
-    }
-
-    // ---- input mapping ------------------------------------------------
-
-    /// What a key press means here.
-    pub fn action_for_key(&self, key: KeyEvent) -> Option<Action> {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && matches!(key.code, KeyCode::Char('c')) {
-            return Some(Action::Quit);
-        }
-        if let Some(p) = self.popup {
-            return Some(match (p, key.code) {
-                (Popup::ConfirmCopy(_), KeyCode::Char('y' | 'Y') | KeyCode::Enter) => {
-                    Action::ConfirmYes
-                }
-                (Popup::ConfirmCopy(_), _) => Action::ConfirmNo,
-                (_, KeyCode::Char('j') | KeyCode::Down) => Action::Down,
-                (_, KeyCode::Char('k') | KeyCode::Up) => Action::Up,
-                (_, KeyCode::PageDown) => Action::PageDown,
-                (_, KeyCode::PageUp) => Action::PageUp,
-                (_, KeyCode::Char('g') | KeyCode::Home) => Action::Top,
-                (_, KeyCode::Char('G') | KeyCode::End) => Action::Bottom,
-                // q and Esc close a popup; they never quit from one.
-                (_, KeyCode::Char('q')) => Action::Escape,
-                (Popup::Help, KeyCode::Char('?')) => Action::ToggleHelp,
-                (Popup::Inspect, KeyCode::Char('d')) => Action::ToggleInspect,
-                (Popup::Skipped, KeyCode::Char('s')) => Action::ToggleSkipped,
-                _ => Action::Escape,
-            });
-        }
-        if self.focus == Focus::Input {
-            return match key.code {
-                KeyCode::Enter => Some(Action::Submit),
-                KeyCode::Esc => Some(Action::Escape),
-                KeyCode::Tab => Some(Action::FocusNext),
-                KeyCode::BackTab => Some(Action::FocusPrev),
-                KeyCode::Backspace => Some(Action::Backspace),
-                KeyCode::Delete => Some(Action::Delete),
-                KeyCode::Left => Some(Action::CursorLeft),
-                KeyCode::Right => Some(Action::CursorRight),
-                KeyCode::Home => Some(Action::Home),
-                KeyCode::End => Some(Action::End),
-                KeyCode::Up => Some(Action::HistoryPrev),
-                KeyCode::Down => Some(Action::HistoryNext),
-                KeyCode::Char('a') if ctrl => Some(Action::Home),
-                KeyCode::Char('e') if ctrl => Some(Action::End),
-                KeyCode::Char('u') if ctrl => Some(Action::ClearInput),
-                KeyCode::Char(c) if !ctrl => Some(Action::Char(c)),
-                _ => None,
-            };
-        }
-        // Unbound modified keys do nothing (Ctrl-X is not x).
-        let plain = !key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
-        if !plain && !matches!(key.code, KeyCode::Char('d' | 'u')) {
-            return None;
-        }
-        Some(match key.code {
-            KeyCode::Char('q') => Action::Quit,
-            KeyCode::Tab | KeyCode::Char('l') | KeyCode::Right => Action::FocusNext,
-            KeyCode::BackTab | KeyCode::Char('h') | KeyCode::Left => Action::FocusPrev,
-            KeyCode::Char('/' | 'i') => Action::FocusInput,
-            KeyCode::Char('j') | KeyCode::Down => Action::Down,
-            KeyCode::Char('k') | KeyCode::Up => Action::Up,
-            KeyCode::Char('g') | KeyCode::Home => Action::Top,
-            KeyCode::Char('G') | KeyCode::End => Action::Bottom,
-            KeyCode::PageDown => Action::PageDown,
-            KeyCode::PageUp => Action::PageUp,
-            KeyCode::Char('d') if ctrl => Action::PageDown,
-            KeyCode::Char('u') if ctrl => Action::PageUp,
-            KeyCode::Char('y') => Action::CopySelected,
-            KeyCode::Char('Y') => Action::CopyAll,
-            KeyCode::Char('?') => Action::ToggleHelp,
-            KeyCode::Char('d') => Action::ToggleInspect,
-            KeyCode::Char('s') => Action::ToggleSkipped,
-            KeyCode::Char('x') => Action::ToggleHideFlagged,
-            KeyCode::Esc => Action::Escape,
-            KeyCode::Enter => Action::FocusInput,
-            _ => return None,
-        })
-    }
-
-    pub fn action_for_mouse(&self, m: MouseEvent) -> Option<Action> {
-        match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => Some(Action::Click(m.column, m.row)),
-            MouseEventKind::ScrollUp => Some(Action::ScrollUp(m.column, m.row)),
-            MouseEventKind::ScrollDown => Some(Action::ScrollDown(m.column, m.row)),
-            _ => None,
-        }
-    }
+    // ---- mouse ---------------------------------------------------------
 
     fn pane_at(&self, x: u16, y: u16) -> Option<(Focus, Rect)> {
         let p = Position::new(x, y);

@@ -114,7 +114,7 @@ async fn event_loop(
             _ = tick.tick() => app.tick(),
             _ = render.tick() => {
                 if app.dirty {
-                    term.draw(|f| view::draw(app, f))?;
+                    view::render(term, app)?;
                 }
             }
             Some(msg) = rx.recv() => match msg {

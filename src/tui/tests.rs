@@ -42,7 +42,7 @@ fn blank_app() -> App {
 
 fn render(app: &mut App, w: u16, h: u16) -> Buffer {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| super::view::draw(app, f)).unwrap();
+    super::view::render(&mut term, app).unwrap();
     term.backend().buffer().clone()
 }
 

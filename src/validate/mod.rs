@@ -74,14 +74,18 @@
 //! snippet's wording, as a reader sees it ([`reader_text`]: line breaks,
 //! CRs and runs of spaces are one space, a line-end hyphenation is joined).
 
+mod locate;
 pub mod myers;
 pub mod normalize;
+mod parts;
 pub mod words;
 
 pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize};
 
 use crate::extract::Span;
-use crate::text::{char_offset, sentences, slice_chars};
+use crate::text::{char_offset, slice_chars};
+use locate::Hit;
+use parts::{Parts, across_boundary, non_contiguous, parts};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 use unicode_segmentation::UnicodeSegmentation;
@@ -285,20 +289,6 @@ pub fn reader_text(s: &str) -> String {
     out
 }
 
-/// Where a piece was found: chunk index, original char range, normalized
-/// char range.
-#[derive(Debug, Clone, Copy)]
-struct Hit {
-    chunk: usize,
-    start: usize,
-    end: usize,
-    nstart: usize,
-    nend: usize,
-}
-
-/// Most candidate occurrences checked per search (repeats of a short piece).
-const MAX_TRIES: usize = 64;
-
 /// Chunks to validate snippets against, normalized lazily, once.
 pub struct Validator<'a, 'c> {
     chunks: &'c [ChunkRef<'a>],
@@ -322,158 +312,8 @@ pub fn adjacency(spans: &[(&str, usize, usize)], gap: usize) -> Vec<Option<usize
         .collect()
 }
 
-impl Validator<'_, '_> {
-    fn norm(&self, i: usize) -> &Normalized {
-        self.norm[i].get_or_init(|| normalize(self.chunks[i].text))
-    }
-
-    /// `content` as an exact substring of chunk `i` whose normalized form is
-    /// the same run of the chunk's normalized text.
-    fn exact(&self, i: usize, content: &str, needle: &Normalized) -> Option<Hit> {
-        let text = self.chunks[i].text;
-        let nchars = content.chars().count();
-        let mut from = 0;
-        for _ in 0..MAX_TRIES {
-            let b = from + text[from..].find(content)?;
-            let start = char_offset(text, b);
-            let end = start + nchars;
-            let norm = self.norm(i);
-            // Normalized chars whose cluster starts inside start..end.
-            let ns = norm.map.partition_point(|&m| m < start);
-            let ne = norm.map.partition_point(|&m| m < end);
-            let (mut s, mut e) = (ns, ne);
-            if s < e && norm.text_char(s) == ' ' {
-                s += 1;
-            }
-            if s < e && norm.text_char(e - 1) == ' ' {
-                e -= 1;
-            }
-            if e - s == needle.len()
-                && s < e
-                && norm.ends[e - 1] <= end
-                && norm.slice(s, e) == needle.text
-                && !words::cuts_word(text, start, end)
-            {
-                return Some(Hit {
-                    chunk: i,
-                    start,
-                    end,
-                    nstart: s,
-                    nend: e,
-                });
-            }
-            from = b + content.chars().next().map_or(1, char::len_utf8);
-        }
-        None
-    }
-
-    /// `needle` (normalized) in chunk `i`'s normalized text at or after
-    /// normalized char `from`, accepted only when the original text at the
-    /// mapped span normalizes to exactly `needle`.
-    fn normalized(&self, i: usize, needle: &Normalized, from: usize) -> Option<Hit> {
-        if needle.is_empty() {
-            return None;
-        }
-        let norm = self.norm(i);
-        let hay = &norm.text;
-        let mut b = byte_of_char(hay, from)?;
-        for _ in 0..MAX_TRIES {
-            let at = b + hay[b..].find(needle.text.as_str())?;
-            let ns = char_offset(hay, at);
-            let ne = ns + needle.len();
-            let (start, end) = norm.original_range(ns, ne);
-            // Not half of a cluster (a ligature, a letter without its
-            // accent); the spaces a dash is written with are not a cluster.
-            let clean =
-                (ns == 0 || norm.map[ns - 1] != norm.map[ns] || norm.text_char(ns - 1) == ' ')
-                    && (ne == norm.len()
-                        || norm.map[ne] != norm.map[ne - 1]
-                        || norm.text_char(ne) == ' ');
-            let text = self.chunks[i].text;
-            if clean
-                && !words::cuts_word(text, start, end)
-                && normalize(slice_chars(text, start, end)).text == needle.text
-            {
-                return Some(Hit {
-                    chunk: i,
-                    start,
-                    end,
-                    nstart: ns,
-                    nend: ne,
-                });
-            }
-            b = at + hay[at..].chars().next().map_or(1, char::len_utf8);
-        }
-        None
-    }
-
-    /// A normalized occurrence, and whether the source's text there is
-    /// exactly the (trimmed) snippet.
-    fn exact_or_normalized(
-        &self,
-        i: usize,
-        content: &str,
-        needle: &Normalized,
-    ) -> Option<(Hit, bool)> {
-        let h = self.normalized(i, needle, 0)?;
-        let exact = slice_chars(self.chunks[i].text, h.start, h.end) == content.trim();
-        Some((h, exact))
-    }
-}
-
-impl Normalized {
-    fn text_char(&self, i: usize) -> char {
-        // Only used on short, ASCII-heavy checks; the text is small.
-        self.text.chars().nth(i).unwrap_or('\0')
-    }
-
-    fn slice(&self, s: usize, e: usize) -> &str {
-        let b0 = byte_of_char(&self.text, s).unwrap_or(self.text.len());
-        let b1 = b0 + byte_of_char(&self.text[b0..], e - s).unwrap_or(self.text.len() - b0);
-        &self.text[b0..b1]
-    }
-}
-
-/// Byte offset of char `c` in `s` (`s.len()` for the end); None past it.
-fn byte_of_char(s: &str, c: usize) -> Option<usize> {
-    if c == 0 {
-        return Some(0);
-    }
-    match s.char_indices().nth(c) {
-        Some((b, _)) => Some(b),
-        None if s.chars().count() == c => Some(s.len()),
-        None => None,
-    }
-}
-
 fn word_count(s: &str) -> usize {
     s.unicode_words().count()
-}
-
-/// The snippet's parts: its sentences, further split at elision marks.
-fn parts(content: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for r in sentences(content) {
-        let mut rest = &content[r];
-        loop {
-            let next = ["[…]", "[...]", "(...)", "…", "..."]
-                .iter()
-                .filter_map(|m| rest.find(m).map(|at| (at, m.len())))
-                .min();
-            let (piece, tail) = match next {
-                Some((at, len)) => (&rest[..at], Some(&rest[at + len..])),
-                None => (rest, None),
-            };
-            if piece.chars().any(char::is_alphanumeric) {
-                out.push(piece.trim());
-            }
-            match tail {
-                Some(t) => rest = t,
-                None => break,
-            }
-        }
-    }
-    out
 }
 
 /// Validate one snippet against the retrieved chunks (see the module docs).
@@ -715,210 +555,6 @@ fn validate_in(
             )
         },
     )
-}
-
-/// The snippet's parts, normalized, with their first occurrence in each
-/// chunk found once.
-struct Parts {
-    needles: Vec<Normalized>,
-    first: Vec<Vec<OnceCell<Option<Hit>>>>,
-}
-
-impl Parts {
-    fn new(pieces: &[&str], chunks: usize) -> Parts {
-        Parts {
-            needles: pieces.iter().map(|p| normalize(p)).collect(),
-            first: pieces
-                .iter()
-                .map(|_| (0..chunks).map(|_| OnceCell::new()).collect())
-                .collect(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.needles.len()
-    }
-
-    /// First occurrence of part `p` in chunk `i`.
-    fn first(&self, corpus: &Validator<'_, '_>, p: usize, i: usize) -> Option<Hit> {
-        *self.first[p][i].get_or_init(|| corpus.normalized(i, &self.needles[p], 0))
-    }
-
-    /// First occurrence of part `p` in chunk `i` at or after normalized char
-    /// `from`, else its first occurrence.
-    fn find(&self, corpus: &Validator<'_, '_>, p: usize, i: usize, from: usize) -> Option<Hit> {
-        let first = self.first(corpus, p, i)?;
-        if first.nstart >= from {
-            return Some(first);
-        }
-        corpus.normalized(i, &self.needles[p], from).or(Some(first))
-    }
-}
-
-/// Step 5: every part located (normalized) in one chunk of the cited
-/// source, else in chunks of the cited source, else in one chunk of another
-/// source, else in chunks of one other source; but not adjacent and in order.
-fn non_contiguous(
-    corpus: &Validator<'_, '_>,
-    pneedles: &Parts,
-    cited: &[usize],
-    others: &[usize],
-) -> Option<(Vec<Hit>, String)> {
-    let chunks = corpus.chunks;
-    if let Some(r) = in_one_chunk(corpus, pneedles, cited) {
-        return r;
-    }
-    if let Some(r) = across_chunks(corpus, pneedles, cited) {
-        return Some(r);
-    }
-    if let Some(r) = in_one_chunk(corpus, pneedles, others) {
-        return r;
-    }
-    let mut sources: Vec<&str> = Vec::new();
-    for &i in others {
-        if !sources.contains(&chunks[i].source_id) {
-            sources.push(chunks[i].source_id);
-        }
-    }
-    sources.into_iter().find_map(|src| {
-        let members: Vec<usize> = others
-            .iter()
-            .copied()
-            .filter(|&i| chunks[i].source_id == src)
-            .collect();
-        across_chunks(corpus, pneedles, &members)
-    })
-}
-
-/// The first chunk of `group` holding every part (an in-order placement
-/// preferred): Some(Some(..)) when they are not adjacent and in order there,
-/// Some(None) when they are (not a splice: the difference is elsewhere).
-#[allow(clippy::option_option)]
-fn in_one_chunk(
-    corpus: &Validator<'_, '_>,
-    pneedles: &Parts,
-    group: &[usize],
-) -> Option<Option<(Vec<Hit>, String)>> {
-    for &i in group {
-        let mut hits: Vec<Hit> = Vec::with_capacity(pneedles.len());
-        for p in 0..pneedles.len() {
-            let after = hits.last().map_or(0, |h| h.nend);
-            let Some(h) = pneedles.find(corpus, p, i, after) else {
-                break;
-            };
-            hits.push(h);
-        }
-        if hits.len() < pneedles.len() {
-            continue;
-        }
-        let norm = corpus.norm(i);
-        for (k, w) in hits.windows(2).enumerate() {
-            let (a, b) = (w[0], w[1]);
-            if side_by_side(norm, a, b) {
-                continue;
-            }
-            let note = if b.nstart < a.nstart {
-                format!(
-                    "sentence {} precedes sentence {} in the source",
-                    k + 2,
-                    k + 1
-                )
-            } else if b.nstart < a.nend {
-                format!("sentences {} and {} overlap in the source", k + 1, k + 2)
-            } else {
-                let gap = word_count(norm.slice(a.nend, b.nstart));
-                format!(
-                    "the source has {gap} more word{} between sentence {} and sentence {}",
-                    if gap == 1 { "" } else { "s" },
-                    k + 1,
-                    k + 2
-                )
-            };
-            return Some(Some((hits, note)));
-        }
-        return Some(None);
-    }
-    None
-}
-
-/// Does hit `b` follow hit `a` directly (at most one space between) in the
-/// chunk's normalized text?
-fn side_by_side(norm: &Normalized, a: Hit, b: Hit) -> bool {
-    b.nstart == a.nend || (b.nstart == a.nend + 1 && norm.text_char(a.nend) == ' ')
-}
-
-/// Every part found, in order, at the end of one chunk of `group` and the
-/// start of the chunk that directly follows it (and side by side within
-/// each): one contiguous passage of the document split by chunking.
-fn across_boundary(
-    corpus: &Validator<'_, '_>,
-    pneedles: &Parts,
-    group: &[usize],
-) -> Option<Vec<Hit>> {
-    for &first in group {
-        let Some(second) = corpus.next[first] else {
-            continue;
-        };
-        let mut hits: Vec<Hit> = Vec::new();
-        let mut chunk = first;
-        for p in 0..pneedles.len() {
-            let after = hits
-                .last()
-                .filter(|h| h.chunk == chunk)
-                .map_or(0, |h| h.nend);
-            let h = match pneedles.find(corpus, p, chunk, after) {
-                Some(h) if h.nstart >= after => h,
-                _ if chunk == first => {
-                    chunk = second;
-                    pneedles.find(corpus, p, chunk, 0)?
-                }
-                _ => break,
-            };
-            hits.push(h);
-        }
-        if hits.len() != pneedles.len()
-            || hits.first()?.chunk != first
-            || hits.last()?.chunk != second
-        {
-            continue;
-        }
-        let ok = hits.windows(2).all(|w| {
-            let (a, b) = (w[0], w[1]);
-            if a.chunk == b.chunk {
-                side_by_side(corpus.norm(a.chunk), a, b)
-            } else {
-                a.nend == corpus.norm(a.chunk).len() && b.nstart == 0
-            }
-        });
-        if ok {
-            return Some(hits);
-        }
-    }
-    None
-}
-
-/// Every part in some chunk of `group` (at least two chunks used).
-fn across_chunks(
-    corpus: &Validator<'_, '_>,
-    pneedles: &Parts,
-    group: &[usize],
-) -> Option<(Vec<Hit>, String)> {
-    if group.len() < 2 {
-        return None;
-    }
-    let hits: Vec<Hit> = (0..pneedles.len())
-        .map(|p| group.iter().find_map(|&i| pneedles.first(corpus, p, i)))
-        .collect::<Option<_>>()?;
-    let mut ids: Vec<usize> = hits.iter().map(|h| h.chunk).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    (ids.len() >= 2).then(|| {
-        let n = ids.len();
-        (
-            hits,
-            format!("the sentences come from {n} separate passages of the source"),
-        )
-    })
 }
 
 #[cfg(test)]

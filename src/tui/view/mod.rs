@@ -1,25 +1,42 @@
-//! Drawing. Each pane draws itself from the [`App`] into its area; the
-//! last step scrubs the buffer so no control character can reach the
-//! terminal even if some text escaped sanitising.
+//! Drawing, in two steps. [`layout`] splits the screen into the panes'
+//! areas (kept in the [`App`] for mouse hit-testing) and fits each pane's
+//! list window and scroll offset to what it will show; [`draw`] then draws
+//! each pane from the `App` into its area, changing nothing. The last step
+//! scrubs the buffer so no control character can reach the terminal even if
+//! some text escaped sanitising.
 
+mod answer;
 mod panes;
 mod popups;
+mod preview;
 pub mod wrap;
 
 use super::app::{App, Areas, Focus, IndexState, StatusKind};
 use crate::index::Progress;
-use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, LineGauge, Paragraph};
+use ratatui::{Frame, Terminal};
 
-/// Draw the whole board.
-pub fn draw(app: &mut App, f: &mut Frame) {
-    let area = f.area();
-    let theme = app.theme.clone();
-    f.render_widget(Block::new().style(theme.base()), area);
+/// One frame: lay the board out for the terminal's size, draw it, and mark
+/// the app clean.
+pub fn render<B: ratatui::backend::Backend>(
+    term: &mut Terminal<B>,
+    app: &mut App,
+) -> Result<(), B::Error> {
+    term.draw(|f| {
+        layout(app, f.area());
+        draw(app, f);
+    })?;
+    app.dirty = false;
+    Ok(())
+}
+
+/// Lay the board out in `area` (the whole screen): the panes' areas, then
+/// each pane's window or scroll fitted to its area and text.
+pub fn layout(app: &mut App, area: Rect) {
     let indexing = matches!(app.index, IndexState::Indexing(_));
     let [input_a, progress_a, body, status_a] = Layout::vertical([
         Constraint::Length(1),
@@ -40,26 +57,40 @@ pub fn draw(app: &mut App, f: &mut Frame) {
         Layout::vertical([Constraint::Percentage(45), Constraint::Min(0)]).areas(right);
     app.areas = Areas {
         input: input_a,
+        progress: progress_a,
         chunks: chunks_a,
         snippets: snippets_a,
         gate: gate_a,
         answer: answer_a,
         preview: preview_a,
+        status: status_a,
     };
+    panes::layout_chunks(app);
+    panes::layout_snippets(app);
+    panes::layout_gate(app);
+    answer::layout(app);
+    preview::layout(app);
+    popups::layout(app, area);
+}
 
-    draw_input(app, f, input_a);
-    if indexing {
-        draw_progress(app, f, progress_a);
+/// Draw the whole board as [`layout`] laid it out.
+pub fn draw(app: &App, f: &mut Frame) {
+    let area = f.area();
+    let theme = app.theme.clone();
+    f.render_widget(Block::new().style(theme.base()), area);
+    let a = app.areas;
+    draw_input(app, f, a.input);
+    if matches!(app.index, IndexState::Indexing(_)) {
+        draw_progress(app, f, a.progress);
     }
-    panes::chunks(app, f, chunks_a);
-    panes::snippets(app, f, snippets_a);
-    panes::gate(app, f, gate_a);
-    panes::answer(app, f, answer_a);
-    panes::preview(app, f, preview_a);
-    draw_status(app, f, status_a);
+    panes::chunks(app, f, a.chunks);
+    panes::snippets(app, f, a.snippets);
+    panes::gate(app, f, a.gate);
+    answer::answer(app, f, a.answer);
+    preview::preview(app, f, a.preview);
+    draw_status(app, f, a.status);
     popups::draw(app, f, area);
     scrub(f.buffer_mut());
-    app.dirty = false;
 }
 
 /// Replace any cell holding a control character (ESC, BEL, C1, …).
@@ -82,7 +113,7 @@ pub fn pane_block<'a>(app: &App, focus: Focus, title: Line<'a>) -> Block<'a> {
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-fn draw_input(app: &mut App, f: &mut Frame, area: Rect) {
+fn draw_input(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     let focused = app.focus == Focus::Input && app.popup.is_none();
     let prompt = " Ask ❯ ";

@@ -55,8 +55,8 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     r
 }
 
-pub fn draw(app: &mut App, f: &mut Frame, area: Rect) {
-    let Some(p) = app.popup else { return };
+/// Popup `p`'s title, largest size and text, for a screen of `area`.
+fn popup_text(app: &App, p: Popup, area: Rect) -> (&'static str, u16, u16, Wrapped) {
     let t = app.theme.clone();
     let (title, pw, ph) = match p {
         Popup::Help => (" Help — keys and verdicts (Esc closes) ", 84, 40),
@@ -232,13 +232,33 @@ pub fn draw(app: &mut App, f: &mut Frame, area: Rect) {
             }
         }
     }
-    let h = (w.lines.len() as u16 + 2).min(ph).min(area.height);
-    let r = centered(area, pw, h.max(3));
+    (title, pw, ph, w)
+}
+
+/// Where a popup of at most `pw` x `ph` with `lines` lines of text goes:
+/// centred, as tall as its text.
+fn popup_rect(area: Rect, pw: u16, ph: u16, lines: usize) -> Rect {
+    let h = (lines as u16 + 2).min(ph).min(area.height);
+    centered(area, pw, h.max(3))
+}
+
+/// Keep the open popup's scroll within its text.
+pub fn layout(app: &mut App, area: Rect) {
+    let Some(p) = app.popup else { return };
+    let (_, pw, ph, w) = popup_text(app, p, area);
+    let r = popup_rect(area, pw, ph, w.lines.len());
     let max = w
         .lines
         .len()
         .saturating_sub(r.height.saturating_sub(2) as usize) as u16;
     app.popup_scroll = app.popup_scroll.min(max);
+}
+
+pub fn draw(app: &App, f: &mut Frame, area: Rect) {
+    let Some(p) = app.popup else { return };
+    let t = &app.theme;
+    let (title, pw, ph, w) = popup_text(app, p, area);
+    let r = popup_rect(area, pw, ph, w.lines.len());
     f.render_widget(Clear, r);
     let block = Block::new()
         .borders(Borders::ALL)

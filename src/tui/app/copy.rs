@@ -1,0 +1,96 @@
+//! Copying quotes: only the source's own text is ever copied, with its
+//! citation; a flagged quote after confirmation, a dropped one never.
+
+use super::{App, Effect, Popup, StatusKind};
+use crate::tui::settings::format_copy;
+use crate::validate::Status;
+
+impl App {
+    pub(super) fn format_snippet(&self, i: usize) -> Option<String> {
+        let b = self.board.as_ref()?;
+        let s = b.outcome.snippets.get(i)?;
+        // Only the source's own text is ever copied, never the model's words.
+        let quote = match s.status {
+            Status::Validated | Status::Flagged => s.copy_text.as_deref()?,
+            Status::Dropped => return None,
+        };
+        let (title, location, source) = match (&s.found_source_id, s.spans.first()) {
+            (Some(found), Some(sp)) if *found != s.source_id => {
+                // Misattributed: cite where the words really are.
+                let c = b.chunks.iter().find(|c| c.id == sp.chunk_id);
+                match c {
+                    Some(c) => (c.title.clone(), c.location.clone(), found),
+                    None => (found.clone(), String::new(), found),
+                }
+            }
+            _ => (s.source_title.clone(), s.location.clone(), &s.source_id),
+        };
+        Some(format_copy(
+            &self.settings.copy_format,
+            quote,
+            &title,
+            &location,
+            source,
+            s.n,
+        ))
+    }
+
+    pub(super) fn copy_selected(&mut self) {
+        let Some(b) = &self.board else {
+            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
+            return;
+        };
+        let Some(i) = self.sel_snippet else {
+            self.set_status(
+                StatusKind::Info,
+                "Select a quote in the Snippets pane first.",
+            );
+            return;
+        };
+        let s = &b.outcome.snippets[i];
+        match s.status {
+            Status::Validated => {
+                if let Some(t) = self.format_snippet(i) {
+                    self.effects.push(Effect::Copy(t));
+                }
+            }
+            Status::Flagged => {
+                if s.copy_text.is_none() {
+                    self.set_status(
+                        StatusKind::Error,
+                        format!("Quote [{}] is flagged and has no source text to copy.", s.n),
+                    );
+                } else {
+                    self.popup = Some(Popup::ConfirmCopy(i));
+                    self.dirty = true;
+                }
+            }
+            Status::Dropped => {
+                let why = crate::tui::model::clean(&s.note);
+                self.set_status(
+                    StatusKind::Error,
+                    format!(
+                        "Quote [{}] failed validation and cannot be copied: {why}",
+                        s.n
+                    ),
+                );
+            }
+        }
+    }
+
+    pub(super) fn copy_all(&mut self) {
+        let Some(b) = &self.board else {
+            self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
+            return;
+        };
+        let lines: Vec<String> = (0..b.outcome.snippets.len())
+            .filter(|&i| b.outcome.snippets[i].status == Status::Validated)
+            .filter_map(|i| self.format_snippet(i))
+            .collect();
+        if lines.is_empty() {
+            self.set_status(StatusKind::Info, "No validated quotes to copy.");
+        } else {
+            self.effects.push(Effect::Copy(lines.join("\n")));
+        }
+    }
+}
