@@ -173,3 +173,22 @@ fn references_reads_use_groups() {
     let want: BTreeSet<String> = ["a", "b", "c", "f"].iter().map(|s| s.to_string()).collect();
     assert_eq!(r, want);
 }
+
+/// No source file over 700 lines (test files excepted): a file that long
+/// hides a second module.
+#[test]
+fn no_source_file_over_700_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n != "tests.rs"))
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > 700).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "split these: {long:?}");
+    assert!(files.len() > 40);
+}

@@ -6,6 +6,7 @@
 //! scroll offsets are fitted by `view::layout` before each frame.
 
 mod copy;
+mod indexing;
 mod keys;
 
 use super::model::{Board, ExtraChunk};
@@ -227,79 +228,6 @@ impl App {
     }
 
     // ---- events from the workers -------------------------------------
-
-    pub fn on_index_progress(&mut self, p: Progress) {
-        self.index = IndexState::Indexing(Some(p));
-        self.dirty = true;
-    }
-
-    /// Files in the folder changed: the index updates in the background
-    /// and questions keep going to the generation in force meanwhile.
-    pub fn on_folder_changed(&mut self, paths: &[std::path::PathBuf]) {
-        if let IndexState::Ready { chunks, .. } = self.index {
-            self.previous_index = Some(chunks);
-        }
-        self.index = IndexState::Indexing(None);
-        let what = match paths {
-            [one] => one
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            many => format!("{} files", many.len()),
-        };
-        self.set_status(
-            StatusKind::Ok,
-            format!("{what} changed: updating the index (questions use the current one meanwhile)"),
-        );
-        self.dirty = true;
-    }
-
-    /// The index from an earlier run opened: questions go to it until the
-    /// update finishes.
-    pub fn on_previous_index(&mut self, chunks: usize) {
-        self.previous_index = Some(chunks);
-        if let Some(q) = self.pending_query.take() {
-            self.start_query(q);
-        }
-        self.dirty = true;
-    }
-
-    pub fn on_index_ready(&mut self, chunks: usize, report: Option<UpdateReport>) {
-        self.previous_index = None;
-        let skipped = report.as_ref().map_or(0, |r| r.skipped.len());
-        let mut msg = format!("Index ready: {chunks} chunks.");
-        if skipped > 0 {
-            msg.push_str(&format!(
-                " {skipped} file{} skipped (s shows why).",
-                if skipped == 1 { "" } else { "s" }
-            ));
-        }
-        self.index = IndexState::Ready { chunks, report };
-        if let Some(q) = self.pending_query.take() {
-            self.start_query(q);
-        } else {
-            self.set_status(StatusKind::Ok, msg);
-        }
-        self.dirty = true;
-    }
-
-    pub fn on_index_failed(&mut self, msg: String) {
-        if let Some(chunks) = self.previous_index.take() {
-            // Keep answering from the index that is still in force.
-            self.set_status(
-                StatusKind::Error,
-                format!("Updating the index failed: {msg} (searching the previous index)"),
-            );
-            self.index = IndexState::Ready {
-                chunks,
-                report: None,
-            };
-            return;
-        }
-        self.set_status(StatusKind::Error, format!("Indexing failed: {msg}"));
-        self.index = IndexState::Failed(msg);
-        self.pending_query = None;
-    }
 
     /// A query finished; ignored unless it is the one still wanted.
     pub fn on_query_done(
