@@ -2,7 +2,7 @@
 //! `Title` and `HeadingN` become headings. Reading is bounded so that a zip
 //! bomb cannot exhaust memory.
 
-use super::{BlockKind, Extracted};
+use super::{BlockKind, Extracted, xml_attr as attr};
 use quick_xml::events::Event;
 use std::io::{Cursor, Read};
 
@@ -61,13 +61,6 @@ fn core_title(xml: &str) -> Option<String> {
             _ => {}
         }
     }
-}
-
-fn attr(e: &quick_xml::events::BytesStart<'_>, local: &[u8]) -> Option<String> {
-    e.attributes()
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == local)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
 fn style_level(style: &str) -> Option<u8> {

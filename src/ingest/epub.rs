@@ -4,7 +4,7 @@
 //! the spine (covers, style sheets, images) are not text. Reading is bounded
 //! so that a zip bomb cannot exhaust memory.
 
-use super::{Extracted, html};
+use super::{Extracted, html, xml_attr as attr};
 use quick_xml::events::Event;
 use std::io::{Cursor, Read, Seek};
 
@@ -110,13 +110,6 @@ fn rootfile(xml: &str) -> Option<String> {
             _ => {}
         }
     }
-}
-
-fn attr(e: &quick_xml::events::BytesStart<'_>, local: &[u8]) -> Option<String> {
-    e.attributes()
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == local)
-        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
 }
 
 /// What the package file says: metadata and the reading order.

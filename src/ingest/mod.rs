@@ -385,6 +385,14 @@ where
     }
 }
 
+/// An XML element's attribute by local name (any namespace), unescaped.
+pub(crate) fn xml_attr(e: &quick_xml::events::BytesStart<'_>, local: &[u8]) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == local)
+        .and_then(|a| a.unescape_value().ok().map(|v| v.into_owned()))
+}
+
 /// Collapse runs of whitespace to single spaces and trim.
 pub(crate) fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
