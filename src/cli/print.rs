@@ -135,23 +135,11 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool) {
     use crate::text::sanitize_for_terminal as clean;
     let mut out = std::io::stdout().lock();
     let g = &o.gate;
-    let mut sources: Vec<&str> = o
-        .candidates
-        .iter()
-        .filter(|c| c.kept)
-        .map(|c| c.source_id.as_str())
-        .collect();
-    sources.sort_unstable();
-    sources.dedup();
     let verdict = match g.decision {
         crate::gate::Decision::Pass => "answered",
         crate::gate::Decision::Refuse => "refused",
     };
-    let _ = writeln!(
-        out,
-        "Gate: {verdict}: {}",
-        clean(&g.in_words(&o.unknown_names, sources.len()), false)
-    );
+    let _ = writeln!(out, "Gate: {verdict}: {}", clean(&o.gate_in_words(), false));
     if debug {
         // The numbers behind the decision, for calibration.
         let nums: Vec<String> = g

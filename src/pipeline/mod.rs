@@ -138,6 +138,23 @@ pub struct QueryOutcome {
     pub timings_ms: Timings,
 }
 
+impl QueryOutcome {
+    /// The gate's decision as an author reads it ("strong match in 3
+    /// sources", "nothing in your sources mentions Japan"), without the
+    /// numbers.
+    pub fn gate_in_words(&self) -> String {
+        let mut sources: Vec<&str> = self
+            .candidates
+            .iter()
+            .filter(|c| c.kept)
+            .map(|c| c.source_id.as_str())
+            .collect();
+        sources.sort_unstable();
+        sources.dedup();
+        self.gate.in_words(&self.unknown_names, sources.len())
+    }
+}
+
 fn ms(t: Instant) -> f64 {
     (t.elapsed().as_secs_f64() * 1e6).round() / 1e3
 }

@@ -162,6 +162,8 @@ pub struct App {
     pub sel_citation: Option<usize>,
     /// Hide flagged and dropped snippets from the Snippets pane.
     pub hide_flagged: bool,
+    /// The Gate pane shows the numbers behind the decision (`n`).
+    pub show_numbers: bool,
     pub chunks_offset: usize,
     pub snippets_offset: usize,
     pub gate_scroll: u16,
@@ -199,6 +201,7 @@ impl App {
             sel_snippet: None,
             sel_citation: None,
             hide_flagged: false,
+            show_numbers: false,
             chunks_offset: 0,
             snippets_offset: 0,
             gate_scroll: 0,
@@ -578,6 +581,10 @@ impl App {
                     "Showing all quotes, flagged and dropped too (x hides them)."
                 };
                 self.set_status(StatusKind::Info, msg);
+            }
+            Action::ToggleNumbers => {
+                self.show_numbers = !self.show_numbers;
+                self.dirty = true;
             }
             Action::Click(x, y) => self.click(x, y),
             Action::ScrollUp(x, y) => self.wheel(x, y, -3),

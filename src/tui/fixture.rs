@@ -305,6 +305,7 @@ pub fn refusal_outcome() -> QueryOutcome {
     let mut g = GateDecision::new(Decision::Refuse, Tier::Retrieval, Reason::UnknownNames, n);
     g.message = format!("{}: Japan", g.message);
     o.query = "Who built the first lighthouse in Japan?".into();
+    o.unknown_names = vec!["Japan".into()];
     o.gate = g;
     o.budget = None;
     o.snippets.clear();

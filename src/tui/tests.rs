@@ -180,11 +180,18 @@ fn refusal_shows_the_fixed_text_and_why() {
     assert!(t.contains("This is not addressed in the provided sources."));
     assert!(t.contains("Gate refuse"));
     assert!(t.contains("REFUSE"));
-    assert!(t.contains("unknown_names: the question names"), "{t}");
-    assert!(t.contains("Japan"));
+    // The gate in words; its numbers only on request (n).
+    assert!(t.contains("Japan"), "{t}");
+    assert!(!t.contains("unknown_names"), "{t}");
+    assert!(!t.contains("top score 0.120"), "{t}");
+    assert!(t.contains("n shows the numbers"), "{t}");
     let theme = Theme::default();
     let (x, y) = find(&buf, "R", app.areas.gate.y..app.areas.gate.bottom()).unwrap();
     assert_eq!(buf[(x, y)].bg, theme.gate_refuse_bg);
+    app.apply(Action::ToggleNumbers);
+    let t = text(&render(&mut app, 100, 30));
+    assert!(t.contains("top score 0.120 < min 0.200"), "{t}");
+    assert!(!t.contains("n shows the numbers"), "{t}");
 }
 
 #[test]

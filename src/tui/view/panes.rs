@@ -254,19 +254,23 @@ fn gate_text(app: &App, width: usize) -> (Line<'static>, Wrapped) {
                 ],
                 width,
             );
-            let reason = serde_json::to_value(g.reason)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
             w.push(
-                &[
-                    Seg::new(format!("{reason}: "), t.key()),
-                    Seg::new(crate::tui::model::clean(&g.message), t.base()),
-                ],
+                &[Seg::new(
+                    crate::tui::model::clean(&b.outcome.gate_in_words()),
+                    t.base(),
+                )],
                 width,
             );
-            // The decisive numbers first, then the rest.
-            let n = &g.numbers;
+            if !app.show_numbers {
+                w.push(&[Seg::new("n shows the numbers", t.dim())], width);
+            }
+            // The decisive numbers first, then the rest (with `n`).
+            let n = if app.show_numbers {
+                g.numbers.clone()
+            } else {
+                Default::default()
+            };
+            let n = &n;
             let mut segs = Vec::new();
             if let Some(top) = n.get("top_score") {
                 let min = n.get("min_top_score").copied().unwrap_or(0.0);
@@ -301,7 +305,7 @@ fn gate_text(app: &App, width: usize) -> (Line<'static>, Wrapped) {
                 })
                 .map(|(k, v)| format!("{k} {}", fmt_num(*v)))
                 .collect();
-            match &b.outcome.budget {
+            match b.outcome.budget.as_ref().filter(|_| app.show_numbers) {
                 Some(bu) => w.push(
                     &[Seg::new(
                         format!(
@@ -315,9 +319,14 @@ fn gate_text(app: &App, width: usize) -> (Line<'static>, Wrapped) {
                     )],
                     width,
                 ),
-                None => w.push(&[Seg::new("budget: not reached", t.dim())], width),
+                None if app.show_numbers => {
+                    w.push(&[Seg::new("budget: not reached", t.dim())], width)
+                }
+                None => {}
             }
-            w.push(&[Seg::new(rest.join(" · "), t.dim())], width);
+            if !rest.is_empty() {
+                w.push(&[Seg::new(rest.join(" · "), t.dim())], width);
+            }
             if let Some(e) = &b.outcome.rerank_error {
                 w.push(
                     &[Seg::new(

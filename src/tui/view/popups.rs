@@ -27,6 +27,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("y", "copy the selected quote with its citation"),
     ("Y", "copy all validated quotes, one per line"),
     ("x", "hide / show flagged and dropped quotes"),
+    ("n", "show / hide the numbers behind the gate's decision"),
     ("d", "list everything dropped or flagged, with the reason"),
     ("s", "list files the indexer skipped, with the reason"),
     ("Esc", "cancel a running query; close a popup"),
