@@ -162,6 +162,8 @@ pub struct App {
     pub sel_citation: Option<usize>,
     /// Hide flagged and dropped snippets from the Snippets pane.
     pub hide_flagged: bool,
+    /// Ticks since the status line was set.
+    pub status_age: u32,
     /// The Gate pane shows the numbers behind the decision (`n`).
     pub show_numbers: bool,
     pub chunks_offset: usize,
@@ -201,6 +203,7 @@ impl App {
             sel_snippet: None,
             sel_citation: None,
             hide_flagged: false,
+            status_age: 0,
             show_numbers: false,
             chunks_offset: 0,
             snippets_offset: 0,
@@ -223,6 +226,7 @@ impl App {
     pub fn set_status(&mut self, kind: StatusKind, msg: impl Into<String>) {
         self.status = super::model::clean(&msg.into());
         self.status_kind = kind;
+        self.status_age = 0;
         self.dirty = true;
     }
 
@@ -619,12 +623,22 @@ impl App {
     }
 
     pub fn tick(&mut self) {
+        // A confirmation ("Copied …", "Index ready") fades after about six
+        // seconds (ticks of 120 ms); information and errors stay.
+        self.status_age = self.status_age.saturating_add(1);
+        if self.status_kind == StatusKind::Ok && self.status_age == STATUS_TICKS {
+            self.status.clear();
+            self.dirty = true;
+        }
         if self.busy() {
             self.spinner = self.spinner.wrapping_add(1);
             self.dirty = true;
         }
     }
 }
+
+/// Ticks (120 ms) a confirmation stays in the status line.
+const STATUS_TICKS: u32 = 50;
 
 /// Move `i` by `d` within `0..n`, clamped.
 fn step(i: usize, d: isize, n: usize) -> usize {

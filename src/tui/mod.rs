@@ -183,9 +183,14 @@ async fn event_loop(
                         Ok(how) => (app::StatusKind::Ok, how.describe().to_string()),
                         Err(e) => (app::StatusKind::Error, format!("Copy failed: {e}")),
                     };
+                    // Say what was copied: its opening words, or how many.
                     let lines = text.lines().count();
                     let what = if lines > 1 {
                         format!("{} ({lines} quotes)", msg.1)
+                    } else if msg.0 == app::StatusKind::Ok {
+                        let head: String = text.chars().take(48).collect();
+                        let more = if head.len() < text.len() { "…" } else { "" };
+                        format!("{}: {head}{more}", msg.1)
                     } else {
                         msg.1
                     };

@@ -542,3 +542,22 @@ fn modal_keys_act_on_the_popup_and_modified_keys_do_nothing() {
     key(&mut app, KeyCode::Char('q'));
     assert!(app.quit);
 }
+
+/// A confirmation fades from the status line after a few seconds; an error
+/// stays until something replaces it.
+#[test]
+fn confirmations_fade_and_errors_stay() {
+    let mut app = app();
+    app.set_status(StatusKind::Ok, "Copied to clipboard: The architect was");
+    for _ in 0..49 {
+        app.tick();
+    }
+    assert!(app.status.starts_with("Copied"));
+    app.tick();
+    assert!(app.status.is_empty());
+    app.set_status(StatusKind::Error, "Copy failed: no display");
+    for _ in 0..200 {
+        app.tick();
+    }
+    assert_eq!(app.status, "Copy failed: no display");
+}

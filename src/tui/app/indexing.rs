@@ -51,10 +51,13 @@ impl App {
                 if skipped == 1 { "" } else { "s" }
             ));
         }
+        // A watched update that found nothing new says nothing over an
+        // answer on screen.
+        let quiet = self.board.is_some() && report.as_ref().is_some_and(|r| r.up_to_date);
         self.index = IndexState::Ready { chunks, report };
         if let Some(q) = self.pending_query.take() {
             self.start_query(q);
-        } else {
+        } else if !quiet {
             self.set_status(StatusKind::Ok, msg);
         }
         self.dirty = true;
