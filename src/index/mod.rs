@@ -31,7 +31,7 @@ use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 const MANIFEST_FORMAT: u32 = 2;
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 11;
+const CHUNKER_VERSION: u32 = 12;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -48,6 +48,23 @@ pub struct FileEntry {
     /// found: "windows-1252 (guessed)", "UTF-16LE (bom)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<String>,
+    /// The printed label of each physical page (index 0 = page 1), when the
+    /// document declares them (PDF `/PageLabels`): what an author cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_labels: Option<Vec<String>>,
+}
+
+impl FileEntry {
+    /// The printed label of physical page `page` (1-based), else the page
+    /// number itself.
+    pub fn page_label(&self, page: u32) -> String {
+        self.page_labels
+            .as_ref()
+            .and_then(|l| l.get((page as usize).checked_sub(1)?))
+            .filter(|l| !l.is_empty())
+            .cloned()
+            .unwrap_or_else(|| page.to_string())
+    }
 }
 
 /// Everything about one generation except the chunks themselves.
@@ -639,6 +656,7 @@ pub fn update(
                             .as_ref()
                             .filter(|d| d.how != "utf-8")
                             .map(|d| format!("{} ({})", d.encoding, d.how)),
+                        page_labels: ex.page_labels.clone(),
                     },
                 );
                 changed.insert(f.source_id.clone());
