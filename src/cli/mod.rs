@@ -1,5 +1,7 @@
 //! Command-line interface: argument parsing and plain/JSON output.
 
+mod citations;
+
 use crate::config::Config;
 use crate::embed::{self, Embedder, EmbedderKind};
 use crate::index::{self, Index, Progress, UpdateOptions, UpdateReport};
@@ -64,6 +66,10 @@ struct Common {
     /// replace an index folder that holds another folder's index.
     #[arg(long, global = true)]
     force: bool,
+    /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): verify checks
+    /// each quote's citation against the work it names.
+    #[arg(long, global = true, value_name = "FILE")]
+    bibliography: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -407,18 +413,29 @@ fn run(cli: Cli) -> Result<i32> {
             update_or_keep(&ctx, &dir, &idx, !json && atty_stderr())?;
             let index = Index::open(&idx)?;
             check_embedder(&index, &ctx)?;
-            let results = crate::verify::verify(&index, ctx.embedder(), &inputs, &ctx.config)?;
+            let bib = citations::load(common.bibliography.as_deref(), &ctx.config.cite, &index)?;
+            let citing = bib.as_ref().map(|b| b.citing());
+            let results = crate::verify::verify_with(
+                &index,
+                ctx.embedder(),
+                &inputs,
+                &ctx.config,
+                citing.as_ref(),
+            )?;
+            citations::hint_without_bibliography(&results, bib.is_some());
             if json {
                 emit_json(&results)?;
             } else {
                 print_verify(&results);
             }
             // For a pre-commit hook or CI over a manuscript: 3 when any
-            // quote is not validated (1 and 2 mean error and bad usage).
-            let all_valid = results
-                .iter()
-                .all(|r| r.status == crate::validate::Status::Validated);
-            Ok(if all_valid { 0 } else { 3 })
+            // quote is not validated or any citation does not check (1 and
+            // 2 mean error and bad usage).
+            Ok(if crate::verify::all_pass(&results) {
+                0
+            } else {
+                3
+            })
         }
         Some(Command::Eval {
             dir,
@@ -544,6 +561,7 @@ fn print_verify(results: &[crate::verify::QuoteResult]) {
                 let _ = writeln!(out, "    source text: “{}”", clean(t, false));
             }
         }
+        citations::print_result(&mut out, r);
     }
     let n = |s: crate::validate::Status| results.iter().filter(|r| r.status == s).count();
     let _ = writeln!(
@@ -554,6 +572,7 @@ fn print_verify(results: &[crate::verify::QuoteResult]) {
         n(crate::validate::Status::Flagged),
         n(crate::validate::Status::Dropped)
     );
+    citations::print_summary(&mut out, results);
 }
 
 fn bail_usage(msg: &str) -> Result<()> {

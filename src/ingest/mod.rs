@@ -7,6 +7,8 @@
 //! here aborts a run, and nothing here writes to the sources folder.
 
 pub mod decode;
+#[cfg(test)]
+pub(crate) use pdf::roman as roman_numeral;
 mod docx;
 mod html;
 mod kinds;
