@@ -29,6 +29,8 @@ pub struct Config {
     pub validate: crate::validate::ValidateConfig,
     pub support: crate::support::SupportConfig,
     pub limits: LimitsConfig,
+    /// `[cite]`: the bibliography and the citation style.
+    pub cite: crate::cite::CiteConfig,
     /// The config file set `gate.min_top_score` (else the embedder's
     /// calibrated value applies: [`Config::settle`]).
     #[serde(skip)]
@@ -51,6 +53,7 @@ impl Default for Config {
             validate: Default::default(),
             support: Default::default(),
             limits: Default::default(),
+            cite: Default::default(),
             min_top_score_set: false,
         }
     }

@@ -7,6 +7,7 @@ pub mod answer;
 pub mod audit;
 pub mod budget;
 pub mod chunk;
+pub mod cite;
 pub mod config;
 pub mod embed;
 pub mod eval;

@@ -225,10 +225,16 @@ impl Session {
         })
     }
 
-    /// Check quotes (from JSON lines or a draft) against the whole index.
-    pub fn verify(&self, quotes: &[QuoteInput]) -> Result<Vec<QuoteResult>> {
+    /// Check quotes (from JSON lines or a draft) against the whole index,
+    /// and their citations against `citing` (a bibliography tied to the
+    /// sources) when given.
+    pub fn verify(
+        &self,
+        quotes: &[QuoteInput],
+        citing: Option<&crate::verify::Citing<'_>>,
+    ) -> Result<Vec<QuoteResult>> {
         let index = self.index()?;
-        crate::verify::verify(&index, self.embedder(), quotes, &self.config)
+        crate::verify::verify_with(&index, self.embedder(), quotes, &self.config, citing)
     }
 
     /// Run a question set through the pipeline (retrieval and refusals).

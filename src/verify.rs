@@ -1,6 +1,7 @@
 //! Verify quotes an author already has (JSON lines, or the quotations of a
 //! Markdown/text draft) against the whole corpus.
 
+use crate::cite::{Citation, CitationCheck, CiteStyle, Matched};
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::extract::Span;
@@ -20,6 +21,10 @@ pub struct QuoteInput {
     /// 1-based line in the input file.
     #[serde(default)]
     pub line: Option<usize>,
+    /// The citation written after the quotation (`[@key, p. 4]`, `(Smith
+    /// 2020, p. 4)`), checked when a bibliography is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citation: Option<Citation>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -40,6 +45,35 @@ pub struct QuoteResult {
     /// The source's exact words at the span(s).
     pub copy_text: Option<String>,
     pub note: String,
+    /// The citation as the draft writes it: `key` (the work an author-date
+    /// citation names, once resolved), `page` as written, `text`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation: Option<Citation>,
+    /// With a bibliography: `ok`, `wrong_page`, `misattributed`,
+    /// `not_found` or `unknown_key` ([`crate::cite::check`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation_check: Option<CitationCheck>,
+    /// The page(s) the quote is on, as printed ("4", "4–5", "iv").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_found: Option<String>,
+    /// For `misattributed`: the key of the work whose words these are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_key: Option<String>,
+    /// The citation check in words, with the fix ("p. 4, not p. 7").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation_note: Option<String>,
+    /// A validated quote of a work in the bibliography, cited in the
+    /// configured style.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cite_as: Option<String>,
+}
+
+/// Every quote validated and every citation checked `ok` (what `verify`'s
+/// exit status 0 means).
+pub fn all_pass(results: &[QuoteResult]) -> bool {
+    results.iter().all(|r| {
+        r.status == Status::Validated && r.citation_check.is_none_or(|c| c == CitationCheck::Ok)
+    })
 }
 
 /// Parse an input file: JSON lines when every non-blank line is a JSON
@@ -91,26 +125,17 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
             continue;
         }
         if !block.is_empty() {
-            let q = block.join(" ").trim().to_string();
-            if words(&q) >= min_words {
-                out.push(QuoteInput {
-                    quote: q,
-                    source: None,
-                    line: Some(block_line),
-                });
-            }
+            // A line that is only a citation right after the block cites it.
+            let next = crate::cite::check::split_trailing(t).1.filter(|c| {
+                let rest = t.trim().trim_start_matches(['—', '–', '-']).trim();
+                rest == c.text
+            });
+            push_block(&mut out, &block, block_line, next, min_words);
             block.clear();
         }
     }
     if !block.is_empty() {
-        let q = block.join(" ").trim().to_string();
-        if words(&q) >= min_words {
-            out.push(QuoteInput {
-                quote: q,
-                source: None,
-                line: Some(block_line),
-            });
-        }
+        push_block(&mut out, &block, block_line, None, min_words);
     }
     // Inline quotations, outside block quotes; they may span lines.
     let prose: String = all
@@ -145,10 +170,13 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
             let q: String = chars[i + 1..i + 1 + len].iter().collect();
             let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
             if words(&q) >= min_words {
+                let after = &chars[(i + 2 + len).min(chars.len())..];
+                let after = &after[..after.len().min(320)];
                 out.push(QuoteInput {
                     quote: q,
                     source: None,
                     line: Some(line_of(i)),
+                    citation: crate::cite::check::parse_after(after).map(|(c, _)| c),
                 });
             }
             i += len + 2;
@@ -158,6 +186,28 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
     }
     out.sort_by_key(|q| q.line);
     out
+}
+
+/// A block quote (its lines), with the citation at its end or on the line
+/// after it.
+fn push_block(
+    out: &mut Vec<QuoteInput>,
+    block: &[&str],
+    line: usize,
+    next: Option<Citation>,
+    min_words: usize,
+) {
+    let joined = block.join(" ");
+    let (q, own) = crate::cite::check::split_trailing(joined.trim());
+    let q = q.trim().to_string();
+    if q.split_whitespace().count() >= min_words {
+        out.push(QuoteInput {
+            quote: q,
+            source: None,
+            line: Some(line),
+            citation: own.or(next),
+        });
+    }
 }
 
 /// Resolve what an author wrote as a source to a source id of the index.
@@ -174,6 +224,13 @@ fn resolve_source(index: &Index, given: &str) -> Option<String> {
         .map(|(id, _)| id.clone())
 }
 
+/// What `verify` needs to check citations: the bibliography tied to the
+/// sources, and the style validated quotes are cited in.
+pub struct Citing<'a> {
+    pub matched: &'a Matched,
+    pub style: &'a CiteStyle,
+}
+
 /// Check each quote against candidate chunks from the whole index.
 pub fn verify(
     index: &Index,
@@ -181,9 +238,50 @@ pub fn verify(
     quotes: &[QuoteInput],
     cfg: &Config,
 ) -> Result<Vec<QuoteResult>> {
+    verify_with(index, embedder, quotes, cfg, None)
+}
+
+/// [`verify`], and with a bibliography, each quote's citation checked
+/// against the work it names ([`crate::cite::check`]): the quote is
+/// validated against that work's sources.
+pub fn verify_with(
+    index: &Index,
+    embedder: Option<&dyn Embedder>,
+    quotes: &[QuoteInput],
+    cfg: &Config,
+    citing: Option<&Citing<'_>>,
+) -> Result<Vec<QuoteResult>> {
+    let label = |src: &str, p: u32| {
+        index
+            .manifest
+            .files
+            .get(src)
+            .map(|f| f.page_label(p))
+            .unwrap_or_else(|| p.to_string())
+    };
     let mut out = Vec::with_capacity(quotes.len());
     for q in quotes {
-        let cited = q.source.as_deref().and_then(|s| resolve_source(index, s));
+        // The works the citation names, and their sources.
+        let works: Vec<&crate::cite::Work> = match (citing, &q.citation) {
+            (Some(c), Some(cit)) => crate::cite::check::resolve(cit, c.matched),
+            _ => Vec::new(),
+        };
+        let work_sources: Vec<String> = match citing {
+            Some(c) => works
+                .iter()
+                .flat_map(|w| c.matched.sources(&w.key).iter().cloned())
+                .collect(),
+            None => Vec::new(),
+        };
+        let cited: Vec<String> = if work_sources.is_empty() {
+            q.source
+                .as_deref()
+                .and_then(|s| resolve_source(index, s))
+                .into_iter()
+                .collect()
+        } else {
+            work_sources
+        };
         let query = normalize_query(&q.quote.chars().take(600).collect::<String>());
         let mut chunks: Vec<crate::chunk::Chunk> = index
             .bm25(&query, 10)?
@@ -200,7 +298,7 @@ pub fn verify(
                 }
             }
         }
-        if let Some(src) = &cited {
+        for src in &cited {
             for c in index.chunks_of(src)? {
                 if !chunks.iter().any(|x| x.id == c.id) {
                     chunks.push(c);
@@ -221,39 +319,55 @@ pub fn verify(
             .collect();
         let validator =
             Validator::new(&refs).with_adjacency(crate::validate::adjacency(&places, 4));
-        let v: Validation = match (&cited, &q.source) {
-            (Some(src), _) => validator.validate(&q.quote, src, &cfg.validate),
+        // The best verdict over some sources, stopping at a validated one.
+        let best_of = |sources: &mut dyn Iterator<Item = &str>| {
+            let mut best: Option<Validation> = None;
+            for s in sources {
+                let v = validator.validate(&q.quote, s, &cfg.validate);
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| v.preference() > b.preference());
+                if better {
+                    best = Some(v);
+                }
+                if best.as_ref().is_some_and(|b| b.status == Status::Validated) {
+                    break;
+                }
+            }
+            best.unwrap_or_else(|| validator.validate(&q.quote, "", &cfg.validate))
+        };
+        let v: Validation = match (cited.is_empty(), &q.source) {
+            (false, _) => best_of(&mut cited.iter().map(String::as_str)),
             // Attributed to something that is not in the sources.
-            (None, Some(given)) => validator.validate(&q.quote, given, &cfg.validate),
+            (true, Some(given)) => validator.validate(&q.quote, given, &cfg.validate),
             // No attribution: whichever source holds it is right.
-            (None, None) => {
+            (true, None) => {
                 let mut sources: Vec<&str> = Vec::new();
                 for c in &chunks {
                     if !sources.contains(&c.source_id.as_str()) {
                         sources.push(&c.source_id);
                     }
                 }
-                let mut best: Option<Validation> = None;
-                for s in sources {
-                    let v = validator.validate(&q.quote, s, &cfg.validate);
-                    let better = best
-                        .as_ref()
-                        .is_none_or(|b| v.preference() > b.preference());
-                    if better {
-                        best = Some(v);
-                    }
-                    if best.as_ref().is_some_and(|b| b.status == Status::Validated) {
-                        break;
-                    }
-                }
-                best.unwrap_or_else(|| validator.validate(&q.quote, "", &cfg.validate))
+                best_of(&mut sources.into_iter())
             }
         };
-        let found = v
-            .spans
-            .first()
-            .and_then(|sp| chunks.iter().find(|c| c.id == sp.chunk_id));
-        out.push(QuoteResult {
+        let chunk_of = |sp: &crate::extract::Span| chunks.iter().find(|c| c.id == sp.chunk_id);
+        let found = v.spans.first().and_then(chunk_of);
+        // The physical pages the quote runs over (spans of one source).
+        let pages = found.and_then(|f| {
+            let ps: Vec<u32> = v
+                .spans
+                .iter()
+                .filter_map(chunk_of)
+                .filter(|c| c.source_id == f.source_id)
+                .filter_map(|c| c.page)
+                .collect();
+            Some(crate::cite::PageRange {
+                first: *ps.iter().min()?,
+                last: *ps.iter().max()?,
+            })
+        });
+        let mut r = QuoteResult {
             quote: q.quote.clone(),
             line: q.line,
             cited_source: q.source.clone(),
@@ -264,10 +378,73 @@ pub fn verify(
             source_title: found.map(|c| c.source_title.clone()),
             location: found.map(|c| c.location.clone()),
             place: found.and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
-            spans: v.spans,
-            copy_text: v.copy_text,
-            note: v.note,
-        });
+            spans: v.spans.clone(),
+            copy_text: v.copy_text.clone(),
+            note: v.note.clone(),
+            citation: q.citation.clone(),
+            citation_check: None,
+            page_found: None,
+            found_key: None,
+            citation_note: None,
+            cite_as: None,
+        };
+        let Some(citing) = citing else {
+            out.push(r);
+            continue;
+        };
+        let page_label = |p: crate::cite::PageRange, src: &str| {
+            let a = label(src, p.first);
+            if p.last == p.first {
+                a
+            } else {
+                format!("{a}–{}", label(src, p.last))
+            }
+        };
+        if let Some(cit) = &q.citation {
+            let at = found.map(|c| crate::cite::check::Located {
+                source_id: &c.source_id,
+                pages,
+            });
+            // Of several works an author-date citation may name, the one
+            // holding the quote.
+            let work = works
+                .iter()
+                .find(|w| {
+                    at.as_ref().is_some_and(|a| {
+                        citing
+                            .matched
+                            .sources(&w.key)
+                            .iter()
+                            .any(|s| s == a.source_id)
+                    })
+                })
+                .or(works.first())
+                .copied();
+            let ev = crate::cite::check::Evidence {
+                verdict: v.verdict,
+                status: v.status,
+                at,
+            };
+            let c = crate::cite::check::check(cit, work, citing.matched, &ev, &label);
+            let mut cit = cit.clone();
+            if cit.key.is_none() {
+                cit.key = work.map(|w| w.key.clone());
+            }
+            r.citation = Some(cit);
+            r.citation_check = Some(c.check);
+            r.page_found = c.page_found;
+            r.found_key = c.found_key;
+            r.citation_note = Some(c.note);
+        }
+        if v.status == Status::Validated
+            && let Some(f) = found
+            && let Some(w) = citing.matched.work_of_source(&f.source_id)
+        {
+            let page = pages.map(|p| page_label(p, &f.source_id));
+            let words = v.copy_text.as_deref().unwrap_or(&q.quote);
+            r.cite_as = Some(citing.style.cite(words, w, page.as_deref()));
+        }
+        out.push(r);
     }
     Ok(out)
 }

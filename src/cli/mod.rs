@@ -1,5 +1,7 @@
 //! Command-line interface: argument parsing and plain/JSON output.
 
+mod citations;
+
 use crate::embed::EmbedderKind;
 use crate::index::Progress;
 use crate::session::{Overrides, Session};
@@ -65,6 +67,10 @@ struct Common {
     /// replace an index folder that holds another folder's index.
     #[arg(long, global = true)]
     force: bool,
+    /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): verify checks
+    /// each quote's citation against the work it names.
+    #[arg(long, global = true, value_name = "FILE")]
+    bibliography: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -322,18 +328,24 @@ fn run(cli: Cli) -> Result<i32> {
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
             let inputs = crate::verify::parse_input(&text, s.config().validate.min_words)?;
             update_or_keep(&s, !json && atty_stderr())?;
-            let results = s.verify(&inputs)?;
+            let index = s.index()?;
+            let bib = citations::load(common.bibliography.as_deref(), &s.config().cite, &index)?;
+            let citing = bib.as_ref().map(|b| b.citing());
+            let results = s.verify(&inputs, citing.as_ref())?;
+            citations::hint_without_bibliography(&results, bib.is_some());
             if json {
                 print::emit_json(&results)?;
             } else {
                 print::print_verify(&results);
             }
             // For a pre-commit hook or CI over a manuscript: 3 when any
-            // quote is not validated (1 and 2 mean error and bad usage).
-            let all_valid = results
-                .iter()
-                .all(|r| r.status == crate::validate::Status::Validated);
-            Ok(if all_valid { 0 } else { 3 })
+            // quote is not validated or any citation does not check (1 and
+            // 2 mean error and bad usage).
+            Ok(if crate::verify::all_pass(&results) {
+                0
+            } else {
+                3
+            })
         }
         Some(Command::Eval {
             dir,

@@ -56,6 +56,7 @@ pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
                 let _ = writeln!(out, "    source text: “{}”", clean(t, false));
             }
         }
+        super::citations::print_result(&mut out, r);
     }
     let n = |s: crate::validate::Status| results.iter().filter(|r| r.status == s).count();
     let _ = writeln!(
@@ -66,6 +67,7 @@ pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
         n(crate::validate::Status::Flagged),
         n(crate::validate::Status::Dropped)
     );
+    super::citations::print_summary(&mut out, results);
 }
 pub(super) fn print_index_report(r: &UpdateReport) {
     let mut out = std::io::stdout().lock();

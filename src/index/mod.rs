@@ -45,6 +45,23 @@ pub struct FileEntry {
     /// found: "windows-1252 (guessed)", "UTF-16LE (bom)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<String>,
+    /// The printed label of each physical page (index 0 = page 1), when the
+    /// document declares them (PDF `/PageLabels`): what an author cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_labels: Option<Vec<String>>,
+}
+
+impl FileEntry {
+    /// The printed label of physical page `page` (1-based), else the page
+    /// number itself.
+    pub fn page_label(&self, page: u32) -> String {
+        self.page_labels
+            .as_ref()
+            .and_then(|l| l.get((page as usize).checked_sub(1)?))
+            .filter(|l| !l.is_empty())
+            .cloned()
+            .unwrap_or_else(|| page.to_string())
+    }
 }
 
 /// Everything about one generation except the chunks themselves.

@@ -17,7 +17,7 @@ use tantivy::{TantivyDocument, Term};
 
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 12;
+const CHUNKER_VERSION: u32 = 13;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -265,6 +265,7 @@ pub fn update(
                             .as_ref()
                             .filter(|d| d.how != "utf-8")
                             .map(|d| format!("{} ({})", d.encoding, d.how)),
+                        page_labels: ex.page_labels.clone(),
                     },
                 );
                 changed.insert(f.source_id.clone());

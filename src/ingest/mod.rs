@@ -7,6 +7,8 @@
 //! here aborts a run, and nothing here writes to the sources folder.
 
 pub mod decode;
+#[cfg(test)]
+pub(crate) use pdf::roman as roman_numeral;
 mod docx;
 mod epub;
 mod html;
@@ -58,6 +60,10 @@ pub struct Extracted {
     /// line of it is a line of the file.
     #[serde(default)]
     pub text_is_file: bool,
+    /// The printed label of each physical page (index 0 = page 1), when a
+    /// paged document declares them (PDF `/PageLabels`: "i", "ii", "1").
+    #[serde(default)]
+    pub page_labels: Option<Vec<String>>,
 }
 
 impl Extracted {

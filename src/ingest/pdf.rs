@@ -1,13 +1,39 @@
 //! PDF: the text layer, page by page (pdf-extract). Paragraphs are separated
 //! by blank lines in the extracted text; a short single-line paragraph with no
-//! closing punctuation is taken as a heading. Every block keeps its page.
+//! closing punctuation is taken as a heading. Every block keeps its page, and
+//! the document's printed page labels (`/PageLabels`: "i", "ii", … for front
+//! matter, "233" for page 233 of a book) are kept beside the physical pages.
 
 use super::{BlockKind, Extracted};
+use lopdf::{Dictionary, Document, Object};
+
+/// The text of each page, as pdf-extract's `extract_text_from_mem_by_pages`
+/// reads it, from one parse of the file that also serves the page labels.
+fn page_texts(doc: &Document) -> Vec<String> {
+    let mut pages = Vec::new();
+    for n in 1u32.. {
+        let mut text = String::new();
+        let mut out = pdf_extract::PlainTextOutput::new(&mut text);
+        if pdf_extract::output_doc_page(doc, &mut out, n).is_err() {
+            break;
+        }
+        pages.push(text);
+    }
+    pages
+}
 
 pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
-    let pages = pdf_extract::extract_text_from_mem_by_pages(bytes)
-        .map_err(|e| format!("malformed PDF: {e}"))?;
-    let mut out = Extracted::default();
+    let mut doc = Document::load_mem(bytes).map_err(|e| format!("malformed PDF: {e}"))?;
+    if doc.is_encrypted() {
+        // An empty user password opens most "encrypted" papers.
+        doc.decrypt("")
+            .map_err(|e| format!("malformed PDF: encrypted ({e})"))?;
+    }
+    let pages = page_texts(&doc);
+    let mut out = Extracted {
+        page_labels: page_labels(&doc, pages.len()),
+        ..Extracted::default()
+    };
     for (i, page) in pages.iter().enumerate() {
         let page_no = Some(i as u32 + 1);
         let page = page.replace("\r\n", "\n");
@@ -42,6 +68,161 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             .filter(|a| a.chars().any(char::is_alphabetic));
     }
     Ok(out)
+}
+
+/// Most entries (and nodes) of a `/PageLabels` number tree read, and its
+/// deepest nesting (a hostile file cannot make the loader loop or recurse without
+/// end).
+const MAX_LABEL_RANGES: usize = 10_000;
+const MAX_LABEL_DEPTH: usize = 16;
+
+/// The printed label of each physical page (index 0 = page 1) from the
+/// catalog's `/PageLabels` number tree (PDF 32000-1, 12.4.2): each range
+/// starts at a page index and gives a numbering style (`/S`: D decimal, R/r
+/// Roman, A/a letters, none: the prefix alone), a prefix (`/P`) and a first
+/// number (`/St`, default 1). None when the document has no labels.
+pub(crate) fn page_labels(doc: &Document, pages: usize) -> Option<Vec<String>> {
+    let root = doc.catalog().ok()?.get(b"PageLabels").ok()?;
+    let mut ranges: Vec<(usize, &Dictionary)> = Vec::new();
+    let mut budget = MAX_LABEL_RANGES;
+    collect_ranges(doc, root, &mut ranges, 0, &mut budget);
+    ranges.sort_by_key(|r| r.0);
+    if ranges.is_empty() || pages == 0 {
+        return None;
+    }
+    let labels = (0..pages)
+        .map(|i| match ranges.iter().rev().find(|r| r.0 <= i) {
+            Some(&(start, d)) => range_label(doc, d, i - start),
+            // Before the first range (a malformed tree): the physical page.
+            None => (i + 1).to_string(),
+        })
+        .collect();
+    Some(labels)
+}
+
+fn collect_ranges<'a>(
+    doc: &'a Document,
+    node: &'a Object,
+    out: &mut Vec<(usize, &'a Dictionary)>,
+    depth: usize,
+    budget: &mut usize,
+) {
+    // Every node visited costs one: a tree whose kids point back at it
+    // ends however wide it is.
+    if depth > MAX_LABEL_DEPTH || out.len() >= MAX_LABEL_RANGES || *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let Some(node) = doc
+        .dereference(node)
+        .ok()
+        .and_then(|(_, o)| o.as_dict().ok())
+    else {
+        return;
+    };
+    if let Some(nums) = node
+        .get(b"Nums")
+        .ok()
+        .and_then(|o| doc.dereference(o).ok())
+        .and_then(|(_, o)| o.as_array().ok())
+    {
+        for pair in nums.chunks_exact(2) {
+            if out.len() >= MAX_LABEL_RANGES {
+                return;
+            }
+            let start = doc
+                .dereference(&pair[0])
+                .ok()
+                .and_then(|(_, o)| o.as_i64().ok());
+            let dict = doc
+                .dereference(&pair[1])
+                .ok()
+                .and_then(|(_, o)| o.as_dict().ok());
+            if let (Some(start), Some(dict)) = (start, dict)
+                && let Ok(start) = usize::try_from(start)
+            {
+                out.push((start, dict));
+            }
+        }
+    }
+    if let Some(kids) = node
+        .get(b"Kids")
+        .ok()
+        .and_then(|o| doc.dereference(o).ok())
+        .and_then(|(_, o)| o.as_array().ok())
+    {
+        for kid in kids {
+            collect_ranges(doc, kid, out, depth + 1, budget);
+        }
+    }
+}
+
+/// The label of the page `offset` pages into the range `d`.
+fn range_label(doc: &Document, d: &Dictionary, offset: usize) -> String {
+    let get = |k: &[u8]| {
+        d.get(k)
+            .ok()
+            .and_then(|o| doc.dereference(o).ok())
+            .map(|(_, o)| o)
+    };
+    let prefix = get(b"P")
+        .and_then(|o| lopdf::decode_text_string(o).ok())
+        .unwrap_or_default();
+    let first = get(b"St")
+        .and_then(|o| o.as_i64().ok())
+        .filter(|n| *n >= 1)
+        .unwrap_or(1);
+    let n = (first as u64).saturating_add(offset as u64);
+    let number = match get(b"S").and_then(|o| o.as_name().ok()) {
+        Some(b"D") => n.to_string(),
+        Some(b"R") => roman(n).to_uppercase(),
+        Some(b"r") => roman(n),
+        Some(b"A") => letters(n).to_uppercase(),
+        Some(b"a") => letters(n),
+        _ => String::new(),
+    };
+    super::collapse_ws(&format!("{prefix}{number}"))
+}
+
+/// Lower-case Roman numerals (i, iv, xl, mmxxiv); past 4999, decimal.
+pub(crate) fn roman(n: u64) -> String {
+    if n == 0 || n > 4999 {
+        return n.to_string();
+    }
+    let mut n = n;
+    let mut out = String::new();
+    for (v, s) in [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ] {
+        while n >= v {
+            out.push_str(s);
+            n -= v;
+        }
+    }
+    out
+}
+
+/// Letter labels as PDF defines them: a–z, then aa–zz, then aaa–zzz…
+/// (the letter repeated), capped at 100 letters.
+fn letters(n: u64) -> String {
+    if n == 0 {
+        return String::new();
+    }
+    let letter = (b'a' + ((n - 1) % 26) as u8) as char;
+    let times = (((n - 1) / 26) + 1).min(100) as usize;
+    std::iter::repeat_n(letter, times).collect()
 }
 
 /// An Info title that names a work, not a file or a template.
@@ -135,6 +316,95 @@ mod tests {
         assert!(!real_title("main.tex"));
         assert!(!real_title("untitled"));
         assert!(!real_title("Title"));
+    }
+
+    /// A document of `n` empty pages whose catalog has `labels` as its
+    /// `/PageLabels` tree.
+    fn with_labels(n: usize, labels: Option<Object>) -> Document {
+        use lopdf::dictionary;
+        let mut doc = Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let kids: Vec<Object> = (0..n)
+            .map(|_| {
+                doc.add_object(dictionary! { "Type" => "Page", "Parent" => pages_id })
+                    .into()
+            })
+            .collect();
+        doc.objects.insert(
+            pages_id,
+            dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => n as i64 }.into(),
+        );
+        let mut catalog = dictionary! { "Type" => "Catalog", "Pages" => pages_id };
+        if let Some(l) = labels {
+            let id = doc.add_object(l);
+            catalog.set("PageLabels", id);
+        }
+        let root = doc.add_object(catalog);
+        doc.trailer.set("Root", root);
+        doc
+    }
+
+    #[test]
+    fn page_labels_from_the_number_tree() {
+        use lopdf::dictionary;
+        // Front matter i–iii, then 1…, then an appendix "A-1"…, with the
+        // ranges split over two kids of the tree.
+        let kid1 = dictionary! { "Nums" => vec![
+            0.into(), dictionary! { "S" => "r" }.into(),
+            3.into(), dictionary! { "S" => "D" }.into(),
+        ]};
+        let kid2 = dictionary! { "Nums" => vec![
+            5.into(), dictionary! { "S" => "D", "P" => Object::string_literal("A-"), "St" => 1 }.into(),
+            7.into(), dictionary! { "S" => "A", "St" => 27 }.into(),
+        ]};
+        let mut doc = with_labels(0, None);
+        let k1 = doc.add_object(kid1);
+        let k2 = doc.add_object(kid2);
+        let tree = dictionary! { "Kids" => vec![k1.into(), k2.into()] };
+        let doc = {
+            let mut d = with_labels(8, Some(tree.into()));
+            d.objects.insert(k1, doc.objects.remove(&k1).unwrap());
+            d.objects.insert(k2, doc.objects.remove(&k2).unwrap());
+            d
+        };
+        assert_eq!(
+            page_labels(&doc, 8).unwrap(),
+            ["i", "ii", "iii", "1", "2", "A-1", "A-2", "AA"]
+        );
+        // No tree: no labels (the physical pages are used).
+        assert_eq!(page_labels(&with_labels(3, None), 3), None);
+        // A journal article numbered from its first page.
+        let journal = dictionary! { "Nums" => vec![0.into(), dictionary! { "S" => "D", "St" => 291 }.into()] };
+        assert_eq!(
+            page_labels(&with_labels(3, Some(journal.into())), 3).unwrap(),
+            ["291", "292", "293"]
+        );
+    }
+
+    #[test]
+    fn a_tree_that_points_at_itself_ends() {
+        use lopdf::dictionary;
+        let mut doc = with_labels(2, None);
+        let id = doc.new_object_id();
+        doc.objects.insert(
+            id,
+            dictionary! { "Kids" => vec![id.into()], "Nums" => vec![0.into(), dictionary! { "S" => "R" }.into()] }
+                .into(),
+        );
+        let root = doc.trailer.get(b"Root").unwrap().as_reference().unwrap();
+        doc.get_dictionary_mut(root).unwrap().set("PageLabels", id);
+        let labels = page_labels(&doc, 2).unwrap();
+        assert_eq!(labels, ["I", "II"]);
+    }
+
+    #[test]
+    fn roman_numerals() {
+        assert_eq!(roman(1), "i");
+        assert_eq!(roman(4), "iv");
+        assert_eq!(roman(14), "xiv");
+        assert_eq!(roman(1990), "mcmxc");
+        assert_eq!(letters(1), "a");
+        assert_eq!(letters(28), "bb");
     }
 
     #[test]

@@ -57,6 +57,10 @@
 //!    boundaries of the chunk ([`words`]) → `verbatim` (validated);
 //! 3. substring of a cited chunk after normalization, on word boundaries →
 //!    `normalized` (validated);
+//!    A passage across the boundary of two adjacent chunks of the cited
+//!    source — split between its sentences, or inside one (a PDF page
+//!    break) at a space — each piece at the end of the first chunk and the
+//!    start of the next, on word boundaries, is `normalized` too;
 //! 4. exact or normalized substring of a chunk of another source →
 //!    `misattributed` (flagged), with the real source and span;
 //! 5. two or more sentences (or parts separated by an elision mark "…",
@@ -440,6 +444,17 @@ fn validate_in(
         )
         .located(chunks, &hits);
     }
+    // 3c. Cut inside a sentence by the boundary of two adjacent chunks
+    // (a page break in a PDF: a chunk never crosses a page).
+    if let Some(hits) = across_boundary_in_sentence(corpus, &needle, &cited) {
+        return Validation::new(
+            Verdict::Normalized,
+            1.0,
+            "the passage runs across two adjacent passages of the cited source (a page break)"
+                .into(),
+        )
+        .located(chunks, &hits);
+    }
     // 4. Somewhere else.
     for &i in &others {
         if let Some((h, exact)) = corpus.exact_or_normalized(i, content, &needle) {
@@ -557,5 +572,66 @@ fn validate_in(
     )
 }
 
+/// The normalized snippet as the end of one chunk of `group` and the start
+/// of the chunk that directly follows it, split at one of its spaces: a
+/// sentence the chunking (a page break) cut in two. Each piece must begin
+/// and end on word boundaries of its chunk and normalize back to itself.
+fn across_boundary_in_sentence(
+    corpus: &Validator<'_, '_>,
+    needle: &Normalized,
+    group: &[usize],
+) -> Option<Vec<Hit>> {
+    let q = needle.text.as_str();
+    for &a in group {
+        let Some(b) = corpus.next[a] else {
+            continue;
+        };
+        let (na, nb) = (corpus.norm(a), corpus.norm(b));
+        for (k, _) in q.match_indices(' ') {
+            let (left, right) = (&q[..k], &q[k + 1..]);
+            if left.is_empty()
+                || right.is_empty()
+                || !na.text.ends_with(left)
+                || !nb.text.starts_with(right)
+            {
+                continue;
+            }
+            let la = left.chars().count();
+            let hits = corpus
+                .piece_at(a, na.len() - la, na.len(), left)
+                .zip(corpus.piece_at(b, 0, right.chars().count(), right));
+            if let Some((ha, hb)) = hits {
+                return Some(vec![ha, hb]);
+            }
+        }
+    }
+    None
+}
+
+impl Validator<'_, '_> {
+    /// The normalized chars `ns..ne` of chunk `i` as a hit, when they are
+    /// `expect`, do not split a cluster, begin and end on word boundaries
+    /// of the original text, and that text normalizes back to `expect`.
+    fn piece_at(&self, i: usize, ns: usize, ne: usize, expect: &str) -> Option<Hit> {
+        let norm = self.norm(i);
+        if ns >= ne || ne > norm.len() || norm.slice(ns, ne) != expect {
+            return None;
+        }
+        let (start, end) = norm.original_range(ns, ne);
+        let clean = (ns == 0 || norm.map[ns - 1] != norm.map[ns] || norm.text_char(ns - 1) == ' ')
+            && (ne == norm.len() || norm.map[ne] != norm.map[ne - 1] || norm.text_char(ne) == ' ');
+        let text = self.chunks[i].text;
+        (clean
+            && !words::cuts_word(text, start, end)
+            && normalize(slice_chars(text, start, end)).text == expect)
+            .then_some(Hit {
+                chunk: i,
+                start,
+                end,
+                nstart: ns,
+                nend: ne,
+            })
+    }
+}
 #[cfg(test)]
 mod tests;

@@ -996,3 +996,115 @@ fn item_14_markdown_links_read_as_their_text() {
         Some("The tower was built by Robert Stevenson in 1811.")
     );
 }
+
+/// Issue 14: a quote cut inside a sentence by a page break (a PDF chunk
+/// never crosses a page) is the contiguous passage it is; cut inside a
+/// word, or across chunks that are not adjacent, it is not validated.
+#[test]
+fn a_sentence_cut_by_a_page_break_is_contiguous() {
+    let a = "The first trials were disappointing. The keeper trimmed the wick and";
+    let b = "climbed the stair at midnight to wind the clock. Nothing failed.";
+    let cs = vec![
+        ChunkRef {
+            id: "s#0",
+            source_id: "s",
+            text: a,
+        },
+        ChunkRef {
+            id: "s#1",
+            source_id: "s",
+            text: b,
+        },
+    ];
+    let la = a.chars().count();
+    let next = adjacency(&[("s", 0, la), ("s", la + 2, la + 200)], 4);
+    let q = "the keeper trimmed the wick and climbed the stair at midnight";
+    let v = Validator::new(&cs)
+        .with_adjacency(next.clone())
+        .validate(q, "s", &cfg());
+    assert_eq!(v.verdict, Verdict::Normalized, "{v:?}");
+    assert_eq!(v.spans.len(), 2);
+    assert_eq!(
+        (v.spans[0].chunk_id.as_str(), v.spans[1].chunk_id.as_str()),
+        ("s#0", "s#1")
+    );
+    assert_eq!(
+        slice_chars(b, v.spans[1].start, v.spans[1].end),
+        "climbed the stair at midnight"
+    );
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("The keeper trimmed the wick and climbed the stair at midnight")
+    );
+    // A word cut at the end of the second piece ("midnigh") is not a
+    // boundary of the source's words.
+    let v = Validator::new(&cs).with_adjacency(next.clone()).validate(
+        "the keeper trimmed the wick and climbed the stair at midnigh",
+        "s",
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+    // Words the source does not have at the break.
+    let v = Validator::new(&cs).with_adjacency(next).validate(
+        "the keeper trimmed the wick then climbed the stair at midnight",
+        "s",
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+    // Not adjacent: flagged.
+    let far = adjacency(&[("s", 0, la), ("s", la + 90, la + 300)], 4);
+    let v = Validator::new(&cs)
+        .with_adjacency(far)
+        .validate(q, "s", &cfg());
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any word-aligned passage of a text split into two adjacent chunks at
+    /// a space validates, with the source's own words as its copy text;
+    /// the same two chunks not adjacent never validate a passage that
+    /// neither chunk holds alone.
+    #[test]
+    fn passages_across_a_chunk_boundary(
+        ws in prop::collection::vec(prop::sample::select(vec![
+            "lamp", "Keeper", "café", "naïve", "灯台", "🚢", "“quoted”", "l’île", "—",
+            "ﬁne", "1877,", "rock.", "Fog!", "ÉTÉ", "straße", "x", "well-known", "*not*",
+        ]), 6..30),
+        cut in 0usize..10_000, a in 0usize..10_000, b in 0usize..10_000,
+    ) {
+        let text = ws.join(" ");
+        let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
+        let at = spaces[cut % spaces.len()];
+        let (left, right) = (&text[..at], &text[at + 1..]);
+        let words: Vec<&str> = text.split(' ').collect();
+        let nl = left.split(' ').count();
+        // A passage that starts in the left chunk and ends in the right one.
+        let s = a % nl;
+        let e = nl + 1 + b % (words.len() - nl).max(1);
+        let e = e.min(words.len());
+        prop_assume!(e > nl && e - s >= 2);
+        let quote = words[s..e].join(" ");
+        let cfg = ValidateConfig { min_words: 1, ..cfg() };
+        let cs = vec![
+            ChunkRef { id: "s#0", source_id: "s", text: left },
+            ChunkRef { id: "s#1", source_id: "s", text: right },
+        ];
+        let ll = left.chars().count();
+        let next = adjacency(&[("s", 0, ll), ("s", ll + 1, ll + 1 + right.chars().count())], 4);
+        let v = Validator::new(&cs).with_adjacency(next).validate(&quote, "s", &cfg);
+        prop_assert_eq!(v.status, Status::Validated, "{:?} in {:?} | {:?}", quote, left, right);
+        prop_assert_eq!(
+            normalize(v.copy_text.as_deref().unwrap_or("")).text,
+            normalize(&quote).text
+        );
+        let alone = normalize(left).text.contains(&normalize(&quote).text)
+            || normalize(right).text.contains(&normalize(&quote).text);
+        let far = adjacency(&[("s", 0, ll), ("s", ll + 50, ll + 50 + right.chars().count())], 4);
+        let v = Validator::new(&cs).with_adjacency(far).validate(&quote, "s", &cfg);
+        if !alone {
+            prop_assert_ne!(v.status, Status::Validated, "{:?}", quote);
+        }
+    }
+}

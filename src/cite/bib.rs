@@ -1,0 +1,665 @@
+//! The author's bibliography: BibTeX/BibLaTeX or CSL-JSON read into
+//! [`Work`]s, and the works matched to the sources of the index.
+
+use anyhow::{Context, Result, anyhow, bail};
+use biblatex::ChunksExt;
+use hayagriva::citationberg::json as csl_json;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A person's name as a bibliography gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Name {
+    pub family: String,
+    pub given: Option<String>,
+    /// A particle such as "van" or "de".
+    pub prefix: Option<String>,
+}
+
+/// The record a style renders: hayagriva's own entry (from BibLaTeX) or the
+/// CSL-JSON item as read.
+#[derive(Debug, Clone)]
+pub(crate) enum Record {
+    Bib(Box<hayagriva::Entry>),
+    Csl(Box<csl_json::Item>),
+}
+
+/// One work of the bibliography.
+#[derive(Debug, Clone)]
+pub struct Work {
+    /// The citation key (`@key`).
+    pub key: String,
+    /// The entry type as written: "book", "article", "incollection",
+    /// "chapter", "article-journal", …
+    pub kind: String,
+    pub title: Option<String>,
+    /// The authors, else the editors.
+    pub authors: Vec<Name>,
+    pub year: Option<i32>,
+    /// Lower-cased, without a resolver prefix ("10.1000/xyz").
+    pub doi: Option<String>,
+    /// Base names of the files attached to the entry (the `file` field).
+    pub files: Vec<String>,
+    pub(crate) record: Record,
+}
+
+impl Work {
+    /// "Smith 2020", "Smith and Jones 2020", "Smith et al. 2020": how an
+    /// author-date citation names the work.
+    pub fn author_year(&self) -> String {
+        let names: Vec<String> = self.authors.iter().map(Name::full_family).collect();
+        let who = match names.as_slice() {
+            [] => self.title.clone().unwrap_or_else(|| self.key.clone()),
+            [a] => a.clone(),
+            [a, b] => format!("{a} and {b}"),
+            [a, ..] => format!("{a} et al."),
+        };
+        match self.year {
+            Some(y) => format!("{who} {y}"),
+            None => format!("{who} n.d."),
+        }
+    }
+}
+
+impl Name {
+    /// The family name with its particle: "van Gogh".
+    pub fn full_family(&self) -> String {
+        match &self.prefix {
+            Some(p) if !p.is_empty() => format!("{p} {}", self.family),
+            _ => self.family.clone(),
+        }
+    }
+}
+
+/// A bibliography file, read.
+#[derive(Debug, Clone)]
+pub struct Bibliography {
+    pub path: PathBuf,
+    pub works: Vec<Work>,
+    /// Entries that could not be read, with the reason (the rest are used).
+    pub warnings: Vec<String>,
+}
+
+/// Which of the two formats a file holds: by extension, else by its first
+/// character (`[` or `{` is JSON).
+fn is_json(path: &Path, text: &str) -> bool {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("json") => true,
+        Some("bib") | Some("bibtex") | Some("biblatex") => false,
+        _ => text.trim_start().starts_with(['[', '{']),
+    }
+}
+
+impl Bibliography {
+    /// Read a `.bib` (BibTeX/BibLaTeX) or `.json` (CSL-JSON) file.
+    pub fn load(path: &Path) -> Result<Bibliography> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the bibliography {}", path.display()))?;
+        let parsed = if is_json(path, &text) {
+            Self::from_csl_json(&text)
+        } else {
+            Self::from_biblatex(&text)
+        };
+        let mut bib = parsed
+            .with_context(|| format!("the bibliography {} cannot be read", path.display()))?;
+        bib.path = path.to_path_buf();
+        Ok(bib)
+    }
+
+    /// BibTeX or BibLaTeX text. An entry hayagriva cannot convert is
+    /// reported and left out; a file that does not parse is an error.
+    pub fn from_biblatex(text: &str) -> Result<Bibliography> {
+        let parsed = biblatex::Bibliography::parse(text).map_err(|e| {
+            let line = text[..e.span.start.min(text.len())].matches('\n').count() + 1;
+            anyhow!("line {line}: {}", e.kind)
+        })?;
+        let mut works = Vec::new();
+        let mut warnings = Vec::new();
+        for entry in parsed.iter() {
+            let converted = match hayagriva::Entry::try_from(entry) {
+                Ok(c) => c,
+                Err(e) => {
+                    warnings.push(format!("@{}: {e}", entry.key));
+                    continue;
+                }
+            };
+            let field = |name: &str| entry.get(name).map(|c| c.format_verbatim());
+            let files = field("file").map(|f| file_names(&f)).unwrap_or_default();
+            let doi = field("doi").and_then(|d| clean_doi(&d));
+            let title = converted
+                .title()
+                .map(|t| t.value.to_string())
+                .or_else(|| entry.get("title").map(|c| c.format_sentence()));
+            let people = converted
+                .authors()
+                .filter(|a| !a.is_empty())
+                .or_else(|| converted.editors());
+            let authors = people
+                .unwrap_or_default()
+                .iter()
+                .map(|p| Name {
+                    family: p.name.clone(),
+                    given: p.given_name.clone(),
+                    prefix: p.prefix.clone(),
+                })
+                .collect();
+            let year = converted
+                .date()
+                .or_else(|| converted.parents().iter().find_map(|p| p.date()))
+                .map(|d| d.year);
+            works.push(Work {
+                key: entry.key.clone(),
+                kind: entry.entry_type.to_string().to_lowercase(),
+                title,
+                authors,
+                year,
+                doi,
+                files,
+                record: Record::Bib(Box::new(converted)),
+            });
+        }
+        Ok(Bibliography {
+            path: PathBuf::new(),
+            works,
+            warnings,
+        })
+    }
+
+    /// CSL-JSON: an array of items. An item whose fields do not fit the
+    /// schema is reported and left out.
+    pub fn from_csl_json(text: &str) -> Result<Bibliography> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| anyhow!("not valid JSON: {e}"))?;
+        let items = match value {
+            serde_json::Value::Array(items) => items,
+            serde_json::Value::Object(_) => vec![value],
+            _ => bail!("CSL-JSON is an array of items"),
+        };
+        let mut works = Vec::new();
+        let mut warnings = Vec::new();
+        for (n, raw) in items.into_iter().enumerate() {
+            let id = raw
+                .get("id")
+                .map(|v| match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default();
+            if id.is_empty() {
+                warnings.push(format!("item {}: no id", n + 1));
+                continue;
+            }
+            // Only the fields CSL defines shapes for; a stray object or a
+            // boolean would reject the whole item.
+            let serde_json::Value::Object(map) = raw else {
+                warnings.push(format!("item {}: not an object", n + 1));
+                continue;
+            };
+            let file = map.get("file").and_then(|f| f.as_str()).map(file_names);
+            let kept: serde_json::Map<String, serde_json::Value> = map
+                .into_iter()
+                .filter(|(_, v)| !matches!(v, serde_json::Value::Bool(_) | serde_json::Value::Null))
+                .filter(|(k, v)| {
+                    k == "id" || serde_json::from_value::<csl_json::Value>(v.clone()).is_ok()
+                })
+                .collect();
+            let item: csl_json::Item = match serde_json::from_value(kept.into()) {
+                Ok(i) => i,
+                Err(e) => {
+                    warnings.push(format!("{id}: {e}"));
+                    continue;
+                }
+            };
+            works.push(work_of_csl(id, item, file.unwrap_or_default()));
+        }
+        Ok(Bibliography {
+            path: PathBuf::new(),
+            works,
+            warnings,
+        })
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Work> {
+        self.works.iter().find(|w| w.key == key)
+    }
+}
+
+fn work_of_csl(id: String, item: csl_json::Item, files: Vec<String>) -> Work {
+    let s = |k: &str| {
+        item.0
+            .get(k)
+            .and_then(|v| v.to_str())
+            .map(|c| c.into_owned())
+    };
+    let names = |k: &str| match item.0.get(k) {
+        Some(csl_json::Value::Names(ns)) => ns
+            .iter()
+            .map(|n| match n {
+                csl_json::NameValue::Item(i) => Name {
+                    family: i.family.clone(),
+                    given: i.given.clone(),
+                    prefix: i.non_dropping_particle.clone(),
+                },
+                csl_json::NameValue::Literal(l) => Name {
+                    family: l.literal.clone(),
+                    given: None,
+                    prefix: None,
+                },
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut authors: Vec<Name> = names("author");
+    if authors.is_empty() {
+        authors = names("editor");
+    }
+    let year = match item.0.get("issued") {
+        Some(csl_json::Value::Date(d)) => {
+            let range: csl_json::VecDateRange = d.clone().into();
+            range
+                .0
+                .first()
+                .and_then(|parts| parts.0.first())
+                .map(|y| *y as i32)
+        }
+        Some(csl_json::Value::String(s)) => s.get(..4).and_then(|y| y.parse().ok()),
+        _ => None,
+    };
+    Work {
+        key: id,
+        kind: s("type").unwrap_or_default(),
+        title: s("title"),
+        authors,
+        year,
+        doi: s("DOI").and_then(|d| clean_doi(&d)),
+        files,
+        record: Record::Csl(Box::new(item)),
+    }
+}
+
+/// A DOI without its resolver or scheme, lower-cased (DOIs are
+/// case-insensitive).
+fn clean_doi(d: &str) -> Option<String> {
+    let d = d.trim();
+    let lower = d.to_lowercase();
+    let bare = [
+        "https://doi.org/",
+        "http://doi.org/",
+        "https://dx.doi.org/",
+        "http://dx.doi.org/",
+        "doi:",
+    ]
+    .iter()
+    .find_map(|p| lower.strip_prefix(p))
+    .unwrap_or(&lower)
+    .trim();
+    bare.starts_with("10.").then(|| bare.to_string())
+}
+
+/// The base names of the files in a `file` field, in the forms reference
+/// managers write it: Zotero's `Description:path:mime/type` items and
+/// Better BibTeX's plain paths, separated by `;`; Windows paths with
+/// escaped `\:`.
+pub fn file_names(field: &str) -> Vec<String> {
+    const MIME: [&str; 9] = [
+        "application/",
+        "text/",
+        "image/",
+        "audio/",
+        "video/",
+        "multipart/",
+        "message/",
+        "model/",
+        "font/",
+    ];
+    let mut out = Vec::new();
+    for item in field.split(';') {
+        let mut item = item.trim();
+        if let Some((rest, mime)) = item.rsplit_once(':')
+            && MIME.iter().any(|m| mime.trim().starts_with(m))
+        {
+            item = rest;
+        }
+        let base = item.rsplit(['/', '\\']).next().unwrap_or(item);
+        // "Full Text PDF:paper.pdf" without a folder.
+        let base = base.rsplit(':').next().unwrap_or(base).trim();
+        if !base.is_empty() {
+            out.push(base.to_string());
+        }
+    }
+    out
+}
+
+/// What the matcher knows of one source of the index.
+#[derive(Debug, Clone)]
+pub struct SourceMeta {
+    /// The source id: its path under the sources folder.
+    pub id: String,
+    /// The title from the work's own metadata (or its file name).
+    pub title: String,
+}
+
+/// How a work was tied to a source.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchHow {
+    /// The entry's `file` field names the source's file.
+    File,
+    /// The entry's DOI is printed in the source's first pages.
+    Doi,
+    /// The entry's title is like the source's title (similarity).
+    Title(f32),
+}
+
+/// The works of a bibliography tied to the sources of an index.
+#[derive(Debug, Clone)]
+pub struct Matched {
+    pub bib: Bibliography,
+    /// Source ids of each work (same order as `bib.works`).
+    pub sources_of: Vec<Vec<String>>,
+    /// The work (index into `bib.works`) of each matched source, and how.
+    pub work_of: BTreeMap<String, (usize, MatchHow)>,
+    /// Sources no work matched.
+    pub unmatched_sources: Vec<String>,
+}
+
+/// Least title similarity ([`title_similarity`]) that ties a work to a
+/// source.
+pub const MIN_TITLE_SIMILARITY: f32 = 0.8;
+
+impl Matched {
+    /// Tie works to sources: by file name, else by DOI (`head` gives the
+    /// first text of a source, asked only while a work with a DOI is left),
+    /// else by title. A source belongs to one work; a work may have several
+    /// sources (copies of one file).
+    pub fn new(
+        bib: Bibliography,
+        sources: &[SourceMeta],
+        head: &mut dyn FnMut(&str) -> Option<String>,
+    ) -> Matched {
+        let mut work_of: BTreeMap<String, (usize, MatchHow)> = BTreeMap::new();
+        // 1. File names.
+        for s in sources {
+            let base = s.id.rsplit('/').next().unwrap_or(&s.id).to_lowercase();
+            if let Some(w) = bib
+                .works
+                .iter()
+                .position(|w| w.files.iter().any(|f| f.to_lowercase() == base))
+            {
+                work_of.insert(s.id.clone(), (w, MatchHow::File));
+            }
+        }
+        // 2. DOIs, for works without a file match.
+        let doi_works: Vec<usize> = (0..bib.works.len())
+            .filter(|&w| bib.works[w].doi.is_some() && !work_of.values().any(|(x, _)| *x == w))
+            .collect();
+        if !doi_works.is_empty() {
+            for s in sources {
+                if work_of.contains_key(&s.id) {
+                    continue;
+                }
+                let Some(text) = head(&s.id) else { continue };
+                let text = text.to_lowercase();
+                if let Some(&w) = doi_works.iter().find(|&&w| {
+                    bib.works[w]
+                        .doi
+                        .as_deref()
+                        .is_some_and(|d| text.contains(d))
+                }) {
+                    work_of.insert(s.id.clone(), (w, MatchHow::Doi));
+                }
+            }
+        }
+        // 3. Titles, for works still without a source.
+        let left: Vec<usize> = (0..bib.works.len())
+            .filter(|&w| !work_of.values().any(|(x, _)| *x == w))
+            .collect();
+        for s in sources {
+            if work_of.contains_key(&s.id) {
+                continue;
+            }
+            let best = left
+                .iter()
+                .filter_map(|&w| {
+                    let t = bib.works[w].title.as_deref()?;
+                    Some((w, title_similarity(t, &s.title)))
+                })
+                .filter(|(_, sim)| *sim >= MIN_TITLE_SIMILARITY)
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((w, sim)) = best {
+                work_of.insert(s.id.clone(), (w, MatchHow::Title(sim)));
+            }
+        }
+        let mut sources_of = vec![Vec::new(); bib.works.len()];
+        for (id, (w, _)) in &work_of {
+            sources_of[*w].push(id.clone());
+        }
+        let unmatched_sources = sources
+            .iter()
+            .filter(|s| !work_of.contains_key(&s.id))
+            .map(|s| s.id.clone())
+            .collect();
+        Matched {
+            bib,
+            sources_of,
+            work_of,
+            unmatched_sources,
+        }
+    }
+
+    /// Works no source matched.
+    pub fn unmatched_works(&self) -> Vec<&Work> {
+        self.bib
+            .works
+            .iter()
+            .zip(&self.sources_of)
+            .filter(|(_, s)| s.is_empty())
+            .map(|(w, _)| w)
+            .collect()
+    }
+
+    /// The work a source belongs to.
+    pub fn work_of_source(&self, source_id: &str) -> Option<&Work> {
+        self.work_of
+            .get(source_id)
+            .map(|(w, _)| &self.bib.works[*w])
+    }
+
+    /// The sources of the work with this key.
+    pub fn sources(&self, key: &str) -> &[String] {
+        self.bib
+            .works
+            .iter()
+            .position(|w| w.key == key)
+            .map_or(&[], |i| self.sources_of[i].as_slice())
+    }
+}
+
+/// Lower-cased words of letters and digits.
+fn title_words(t: &str) -> Vec<String> {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// How alike two titles are, 0–1: the Dice coefficient of their word sets
+/// (case, punctuation and word order aside). A subtitle the other lacks
+/// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67).
+pub fn title_similarity(a: &str, b: &str) -> f32 {
+    let mut a = title_words(a);
+    let mut b = title_words(b);
+    a.sort();
+    a.dedup();
+    b.sort();
+    b.dedup();
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
+    2.0 * common as f32 / (a.len() + b.len()) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_fields_as_reference_managers_write_them() {
+        assert_eq!(
+            file_names(
+                "Full Text PDF:/home/a/Zotero/storage/ABCD1234/Smith - 2020 - Lights.pdf:application/pdf"
+            ),
+            ["Smith - 2020 - Lights.pdf"]
+        );
+        assert_eq!(
+            file_names("/papers/a.pdf;/papers/b.docx"),
+            ["a.pdf", "b.docx"]
+        );
+        assert_eq!(
+            file_names(r"C\:\\Users\\me\\Zotero\\storage\\X\\paper.pdf"),
+            ["paper.pdf"]
+        );
+        assert_eq!(file_names("Snapshot:notes.html:text/html"), ["notes.html"]);
+    }
+
+    #[test]
+    fn dois_lose_their_resolver() {
+        assert_eq!(
+            clean_doi("https://doi.org/10.1000/ABC.1").as_deref(),
+            Some("10.1000/abc.1")
+        );
+        assert_eq!(clean_doi("doi:10.5/x").as_deref(), Some("10.5/x"));
+        assert_eq!(clean_doi("not a doi"), None);
+    }
+
+    #[test]
+    fn title_similarity_ignores_case_punctuation_and_order() {
+        assert_eq!(
+            title_similarity("Learning Rate Curriculum", "learning-rate curriculum."),
+            1.0
+        );
+        assert!(
+            title_similarity("Deep Learning", "Deep Learning: A Survey") < MIN_TITLE_SIMILARITY
+        );
+        assert_eq!(title_similarity("", "x"), 0.0);
+    }
+
+    const BIB: &str = r#"
+@book{smith2020,
+  author = {Smith, Anna and Jones, Ben},
+  title = {The Keeper's Lamp},
+  year = {2020},
+  publisher = {Harbour Press},
+  location = {Leith},
+  file = {Full Text PDF:/z/storage/AB12/lamp.pdf:application/pdf},
+}
+@article{doe2019,
+  author = {Doe, Jane and Roe, Rick and Poe, Pat},
+  title = {Fog Signals},
+  journaltitle = {Journal of Lights},
+  year = {2019},
+  volume = {4},
+  pages = {10--20},
+  doi = {10.1234/JOL.2019.4},
+}
+@article{lost2001,
+  author = {van Lost, Lea},
+  title = {A Work Nobody Has},
+  date = {2001},
+}
+"#;
+
+    #[test]
+    fn bibtex_works_match_sources_by_file_doi_and_title() {
+        let bib = Bibliography::from_biblatex(BIB).unwrap();
+        assert!(bib.warnings.is_empty(), "{:?}", bib.warnings);
+        let smith = bib.get("smith2020").unwrap();
+        assert_eq!(smith.author_year(), "Smith and Jones 2020");
+        assert_eq!(smith.files, ["lamp.pdf"]);
+        assert_eq!(bib.get("doe2019").unwrap().author_year(), "Doe et al. 2019");
+        assert_eq!(bib.get("lost2001").unwrap().author_year(), "van Lost 2001");
+        let sources = vec![
+            SourceMeta {
+                id: "books/lamp.pdf".into(),
+                title: "Something else".into(),
+            },
+            SourceMeta {
+                id: "fog.pdf".into(),
+                title: "Fog".into(),
+            },
+            SourceMeta {
+                id: "copy-of-lamp.md".into(),
+                title: "The keeper’s lamp".into(),
+            },
+            SourceMeta {
+                id: "diary.md".into(),
+                title: "A Diary".into(),
+            },
+        ];
+        let mut asked = Vec::new();
+        let mut head = |id: &str| {
+            asked.push(id.to_string());
+            (id == "fog.pdf").then(|| "Journal of Lights, doi: 10.1234/jol.2019.4".to_string())
+        };
+        let m = Matched::new(bib, &sources, &mut head);
+        assert_eq!(m.work_of["books/lamp.pdf"], (0, MatchHow::File));
+        assert_eq!(m.work_of["fog.pdf"], (1, MatchHow::Doi));
+        // The title match only among works no file or DOI matched.
+        assert!(!m.work_of.contains_key("copy-of-lamp.md"));
+        assert_eq!(m.unmatched_sources, ["copy-of-lamp.md", "diary.md"]);
+        let missing: Vec<&str> = m.unmatched_works().iter().map(|w| w.key.as_str()).collect();
+        assert_eq!(missing, ["lost2001"]);
+        assert_eq!(m.sources("smith2020"), ["books/lamp.pdf"]);
+        assert!(!asked.contains(&"books/lamp.pdf".to_string()));
+    }
+
+    #[test]
+    fn titles_match_when_nothing_else_does() {
+        let bib = Bibliography::from_biblatex(BIB).unwrap();
+        let sources = vec![SourceMeta {
+            id: "a/b/whatever.md".into(),
+            title: "A work nobody has".into(),
+        }];
+        let m = Matched::new(bib, &sources, &mut |_| None);
+        assert_eq!(m.work_of["a/b/whatever.md"].0, 2);
+        assert!(matches!(m.work_of["a/b/whatever.md"].1, MatchHow::Title(s) if s == 1.0));
+    }
+
+    #[test]
+    fn csl_json_items_are_works() {
+        let json = r#"[
+          {"id": "smith2020", "type": "book", "title": "The Keeper's Lamp",
+           "author": [{"family": "Smith", "given": "Anna"}],
+           "issued": {"date-parts": [[2020, 3]]}, "publisher": "Harbour Press",
+           "DOI": "https://doi.org/10.9/LAMP", "custom": {"x": 1}, "flag": true},
+          {"type": "book", "title": "no id"},
+          {"id": "org", "type": "report", "author": [{"literal": "Lighthouse Board"}],
+           "issued": {"date-parts": [["1850"]]}}
+        ]"#;
+        let bib = Bibliography::from_csl_json(json).unwrap();
+        assert_eq!(bib.works.len(), 2, "{:?}", bib.warnings);
+        assert_eq!(bib.warnings.len(), 1);
+        let w = bib.get("smith2020").unwrap();
+        assert_eq!(w.author_year(), "Smith 2020");
+        assert_eq!(w.doi.as_deref(), Some("10.9/lamp"));
+        assert_eq!(
+            bib.get("org").unwrap().author_year(),
+            "Lighthouse Board 1850"
+        );
+    }
+
+    #[test]
+    fn a_broken_bibtex_file_names_the_line() {
+        let e = Bibliography::from_biblatex("@book{a,\n title = {x},\n\n author = {unclosed\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("line "), "{e}");
+    }
+}

@@ -1,0 +1,740 @@
+//! The citations of a draft: parsed from what follows a quotation, and
+//! checked against the work they name.
+//!
+//! Forms read (Pandoc's citation syntax and author-date parentheticals):
+//! `[@key]`, `[@key, p. 4]`, `[@key, pp. 4–5]`, `[@key p. iv]`,
+//! `[see @key, 12]`, `[@{key}, p. 3]`, `(Smith 2020, p. 4)`, `(Smith and
+//! Jones 2020: 4–5)`, `(Smith et al., 2020, pp. 4-5)`. Of several works in
+//! one citation, the first is checked.
+//!
+//! # Verdicts, in the order they are decided
+//!
+//! 1. `unknown_key`: the key (or author and year) names no work of the
+//!    bibliography.
+//! 2. The quote is located in a source of the cited work: when it is
+//!    validated there, `ok` if no page is written or every page written is a
+//!    page the quote is on (in order), else `wrong_page` with the page(s)
+//!    it is on; when it is only close there (flagged), `wrong_page` if the
+//!    close passage is on another page, else `not_found` — never `ok`.
+//! 3. The words are, exactly or after normalization, in a source of
+//!    another work (or of no work): `misattributed`, with that work's key
+//!    and page.
+//! 4. Otherwise `not_found` (also when the cited work has no source in the
+//!    folder: the note says so).
+//!
+//! A page is compared as printed: the PDF's page label where it declares
+//! labels ("iv", "233"), else the physical page number. A source without
+//! pages (Markdown, text, HTML, Word) cannot show a page wrong: `ok`, and
+//! the note says the page was not checked.
+
+use super::bib::{Matched, Work};
+use crate::validate::{Status, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// A citation as the draft writes it after a quotation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The citation key: `@key` as written, or (once checked) the work an
+    /// author-date citation names.
+    pub key: Option<String>,
+    /// The page or pages as written: "233", "4–5", "iv" (None: no page).
+    pub page: Option<String>,
+    /// The whole citation as written: "[@smith2020, p. 233]".
+    pub text: String,
+    /// An author-date citation's author and year as written ("Smith and
+    /// Jones", "2020").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<String>,
+}
+
+/// The outcome of checking one citation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CitationCheck {
+    Ok,
+    WrongPage,
+    Misattributed,
+    NotFound,
+    UnknownKey,
+}
+
+/// A citation checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CitationResult {
+    pub check: CitationCheck,
+    /// The page(s) the quote is on, as printed ("4", "4–5", "iv").
+    pub page_found: Option<String>,
+    /// For `misattributed`: the key of the work that holds the words (None
+    /// when that source is in no bibliography entry).
+    pub found_key: Option<String>,
+    /// The source the words were found in.
+    pub found_source: Option<String>,
+    /// What is wrong and the fix, in words: "p. 4, not p. 7".
+    pub note: String,
+}
+
+/// The physical pages a located quote runs over (first, last), 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRange {
+    pub first: u32,
+    pub last: u32,
+}
+
+/// Where validation put the quote.
+#[derive(Debug, Clone)]
+pub struct Located<'a> {
+    pub source_id: &'a str,
+    /// None for a source without pages.
+    pub pages: Option<PageRange>,
+}
+
+/// The quote's validation, as the check needs it.
+#[derive(Debug, Clone)]
+pub struct Evidence<'a> {
+    pub verdict: Verdict,
+    pub status: Status,
+    pub at: Option<Located<'a>>,
+}
+
+/// Check `citation` (already resolved to `work`, None when the bibliography
+/// has no such work) against where validation located the quote.
+/// `label(source, page)` is the printed label of a physical page.
+pub fn check(
+    citation: &Citation,
+    work: Option<&Work>,
+    matched: &Matched,
+    ev: &Evidence<'_>,
+    label: &dyn Fn(&str, u32) -> String,
+) -> CitationResult {
+    let mut out = CitationResult {
+        check: CitationCheck::NotFound,
+        page_found: None,
+        found_key: None,
+        found_source: None,
+        note: String::new(),
+    };
+    let Some(work) = work else {
+        out.check = CitationCheck::UnknownKey;
+        out.note = match (&citation.key, &citation.author) {
+            (Some(k), _) => format!("@{k} is not in the bibliography"),
+            (None, Some(a)) => format!(
+                "no work by {a} {} in the bibliography",
+                citation.year.as_deref().unwrap_or("")
+            ),
+            _ => "no such work in the bibliography".into(),
+        };
+        return out;
+    };
+    let own = matched.sources(&work.key);
+    let found = |at: &Located<'_>| {
+        at.pages.map(|p| {
+            let a = label(at.source_id, p.first);
+            if p.last == p.first {
+                a
+            } else {
+                format!("{a}–{}", label(at.source_id, p.last))
+            }
+        })
+    };
+    match &ev.at {
+        Some(at) if own.iter().any(|s| s == at.source_id) => {
+            out.found_source = Some(at.source_id.to_string());
+            out.page_found = found(at);
+            let on_page = match (&citation.page, at.pages) {
+                (None, _) => true,
+                (Some(_), None) => true,
+                (Some(w), Some(p)) => page_matches(w, p, &|n| label(at.source_id, n)),
+            };
+            out.check = match (ev.status == Status::Validated, on_page) {
+                (true, true) => CitationCheck::Ok,
+                (_, false) => CitationCheck::WrongPage,
+                (false, true) => CitationCheck::NotFound,
+            };
+            out.note = match out.check {
+                CitationCheck::Ok if citation.page.is_some() && at.pages.is_none() => {
+                    "in the cited work; the page was not checked (the source has no pages)".into()
+                }
+                CitationCheck::Ok => "in the cited work, on the page cited".into(),
+                CitationCheck::WrongPage => format!(
+                    "{}, not {}{}",
+                    pages_words(out.page_found.as_deref().unwrap_or("?")),
+                    pages_words(citation.page.as_deref().unwrap_or("?")),
+                    if ev.status == Status::Validated {
+                        ""
+                    } else {
+                        " (and the words differ from the source's)"
+                    }
+                ),
+                _ => format!(
+                    "not as written in @{}: the closest passage{} differs",
+                    work.key,
+                    out.page_found
+                        .as_deref()
+                        .map(|p| format!(" ({})", pages_words(p)))
+                        .unwrap_or_default()
+                ),
+            };
+        }
+        // The words are in another source (the validator says
+        // misattributed; or, the cited work having no source, validated
+        // wherever they are).
+        Some(at) if ev.verdict == Verdict::Misattributed || ev.status == Status::Validated => {
+            out.check = CitationCheck::Misattributed;
+            out.found_source = Some(at.source_id.to_string());
+            out.page_found = found(at);
+            let other = matched.work_of_source(at.source_id);
+            out.found_key = other.map(|w| w.key.clone());
+            let place = out
+                .page_found
+                .as_deref()
+                .map(|p| format!(", {}", pages_words(p)))
+                .unwrap_or_default();
+            out.note = match other {
+                _ if own.is_empty() => format!(
+                    "@{} has no source in the folder (no file, DOI or title matched); the words \
+                     are in {}{place}",
+                    work.key,
+                    other.map_or(at.source_id.to_string(), |o| format!("@{}", o.key))
+                ),
+                Some(o) => format!("the words are in @{}{place}, not in @{}", o.key, work.key),
+                None => format!(
+                    "the words are in {}{place} (no bibliography entry), not in @{}",
+                    at.source_id, work.key
+                ),
+            };
+        }
+        _ => {
+            out.note = if own.is_empty() {
+                format!(
+                    "@{} has no source in the folder (no file, DOI or title matched), and the \
+                     words are in no other source",
+                    work.key
+                )
+            } else {
+                format!("the words are not in @{} nor in any other source", work.key)
+            };
+        }
+    }
+    out
+}
+
+/// "p. 4" or "pp. 4–5".
+fn pages_words(p: &str) -> String {
+    super::style::page_words(p)
+}
+
+/// Every page written is a page the quote is on, in order: `written` is one
+/// label ("4", "iv") or a range ("4–5"); the quote runs over the physical
+/// pages `p`, whose labels `label` gives.
+pub fn page_matches(written: &str, p: PageRange, label: &dyn Fn(u32) -> String) -> bool {
+    let Some((a, b)) = split_range(written) else {
+        return false;
+    };
+    if p.last < p.first || p.last - p.first > 10_000 {
+        return false;
+    }
+    let labels: Vec<String> = (p.first..=p.last)
+        .map(|n| label(n).to_lowercase())
+        .collect();
+    let Some(i) = labels.iter().position(|l| *l == a) else {
+        return false;
+    };
+    labels[i..].contains(&b)
+}
+
+/// A written page or range, lower-cased: ("4", "4"), ("233", "235") for
+/// "233–35" (the end abbreviated), ("iv", "vi").
+fn split_range(written: &str) -> Option<(String, String)> {
+    let w = written.trim().to_lowercase();
+    if w.is_empty() {
+        return None;
+    }
+    let parts: Vec<&str> = w
+        .split(['–', '—', '-'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    match parts.as_slice() {
+        [a] => Some((a.to_string(), a.to_string())),
+        [a, b] => {
+            // "233–35": the end written short, as many styles do.
+            let b = if a.len() > b.len()
+                && a.chars().all(|c| c.is_ascii_digit())
+                && b.chars().all(|c| c.is_ascii_digit())
+            {
+                format!("{}{b}", &a[..a.len() - b.len()])
+            } else {
+                b.to_string()
+            };
+            Some((a.to_string(), b))
+        }
+        _ => None,
+    }
+}
+
+/// The works a citation names: its key, or the works whose first author's
+/// family name and year are those written (several when the bibliography
+/// holds more than one; a year suffix "2020b" picks none of them out).
+pub fn resolve<'m>(citation: &Citation, matched: &'m Matched) -> Vec<&'m Work> {
+    if let Some(k) = &citation.key {
+        return matched.bib.get(k).into_iter().collect();
+    }
+    let (Some(author), Some(year)) = (&citation.author, &citation.year) else {
+        return Vec::new();
+    };
+    let first = first_author(author).to_lowercase();
+    let year: String = year.chars().take_while(char::is_ascii_digit).collect();
+    matched
+        .bib
+        .works
+        .iter()
+        .filter(|w| w.year.map(|y| y.to_string()) == Some(year.clone()))
+        .filter(|w| {
+            w.authors.first().is_some_and(|a| {
+                a.family.to_lowercase() == first || a.full_family().to_lowercase() == first
+            })
+        })
+        .collect()
+}
+
+/// "Smith" of "Smith and Jones", "Smith & Jones", "Smith et al.", "Smith,
+/// Jones".
+fn first_author(author: &str) -> &str {
+    let mut end = author.len();
+    for sep in [" and ", " & ", " et al", ",", " und ", " et "] {
+        if let Some(i) = author.find(sep) {
+            end = end.min(i);
+        }
+    }
+    author[..end].trim()
+}
+
+// ---- Parsing -------------------------------------------------------------
+
+/// Chars of a key after `@`: letters, digits and Pandoc's internal
+/// punctuation (`:.#$%&-+?<>~/_`); trailing punctuation is not the key's.
+fn key_char(c: char) -> bool {
+    c.is_alphanumeric() || ":.#$%&-+?<>~/_".contains(c)
+}
+
+/// A citation right after a quotation's closing mark: at most a few
+/// punctuation marks and spaces (one line break) before `[` or `(`.
+/// Returns the citation and the chars it took.
+pub fn parse_after(after: &[char]) -> Option<(Citation, usize)> {
+    let mut i = 0;
+    let mut breaks = 0;
+    while i < after.len() && i < 6 {
+        let c = after[i];
+        if c == '\n' {
+            breaks += 1;
+            if breaks > 1 {
+                return None;
+            }
+        } else if !(c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':')) {
+            break;
+        }
+        i += 1;
+    }
+    let (open, close) = match after.get(i)? {
+        '[' => ('[', ']'),
+        '(' => ('(', ')'),
+        _ => return None,
+    };
+    let len = after[i + 1..]
+        .iter()
+        .take(300)
+        .position(|&c| c == close || (c == open))?;
+    if after[i + 1 + len] != close {
+        return None;
+    }
+    let inner: String = after[i + 1..i + 1 + len].iter().collect();
+    let text: String = after[i..i + 2 + len].iter().collect();
+    let c = if open == '[' {
+        parse_bracket(&inner, &text)
+    } else {
+        parse_paren(&inner, &text)
+    }?;
+    Some((c, i + 2 + len))
+}
+
+/// `[see @key, p. 4; @other]`: the first item with a key.
+fn parse_bracket(inner: &str, text: &str) -> Option<Citation> {
+    for item in inner.split(';') {
+        let Some(at) = item.find('@') else { continue };
+        let rest = &item[at + 1..];
+        let (key, tail) = if let Some(braced) = rest.strip_prefix('{') {
+            let end = braced.find('}')?;
+            (braced[..end].to_string(), &braced[end + 1..])
+        } else {
+            let end = rest.find(|c: char| !key_char(c)).unwrap_or(rest.len());
+            let key = rest[..end].trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_');
+            (key.to_string(), &rest[key.len()..])
+        };
+        if key.is_empty() {
+            continue;
+        }
+        return Some(Citation {
+            key: Some(key),
+            page: parse_locator(tail),
+            text: collapse(text),
+            author: None,
+            year: None,
+        });
+    }
+    None
+}
+
+/// `(Smith and Jones 2020, p. 4)`, `(Smith, 2020: 4)`: an author, a
+/// four-digit year (a letter may follow), an optional page.
+fn parse_paren(inner: &str, text: &str) -> Option<Citation> {
+    let inner = collapse(inner);
+    // The year: the first four-digit number after some name.
+    let bytes: Vec<char> = inner.chars().collect();
+    let mut at = None;
+    for i in 0..bytes.len().saturating_sub(3) {
+        let four = bytes[i..i + 4].iter().all(char::is_ascii_digit);
+        let before_ok = i > 0 && matches!(bytes[i - 1], ' ' | ',');
+        let after_ok = bytes.get(i + 4).is_none_or(|c| {
+            !c.is_ascii_digit()
+                && (!c.is_alphabetic() || bytes.get(i + 5).is_none_or(|d| !d.is_alphabetic()))
+        });
+        if four && before_ok && after_ok {
+            at = Some(i);
+            break;
+        }
+    }
+    let at = at?;
+    let author: String = bytes[..at].iter().collect();
+    let mut author = author.trim().trim_end_matches(',').trim();
+    for lead in ["see also ", "see ", "cf. ", "e.g. ", "e.g., "] {
+        author = author.strip_prefix(lead).unwrap_or(author);
+    }
+    if !is_author(author) {
+        return None;
+    }
+    let author = author.to_string();
+    let mut end = at + 4;
+    if bytes.get(end).is_some_and(|c| c.is_ascii_lowercase()) {
+        end += 1;
+    }
+    let year: String = bytes[at..end].iter().collect();
+    let tail: String = bytes[end..].iter().collect();
+    Some(Citation {
+        key: None,
+        page: parse_locator(&tail),
+        text: collapse(text),
+        author: Some(author),
+        year: Some(year),
+    })
+}
+
+/// Names as an author-date citation writes them: capitalised words, name
+/// particles and connectors ("van Gogh", "Smith and Jones", "Doe et al.").
+fn is_author(a: &str) -> bool {
+    const SMALL: [&str; 15] = [
+        "and", "&", "et", "al.", "al", "van", "von", "de", "der", "den", "la", "le", "du", "di",
+        "da",
+    ];
+    let words: Vec<&str> = a.split_whitespace().collect();
+    !words.is_empty()
+        && words
+            .iter()
+            .any(|w| w.chars().next().is_some_and(char::is_uppercase))
+        && words.iter().all(|w| {
+            let w = w.trim_end_matches(',');
+            SMALL.contains(&w) || w.chars().next().is_some_and(char::is_uppercase)
+        })
+}
+
+/// The page of a locator: ", p. 4", " pp. 4-5", ": 12", ", 233–35",
+/// " p. iv". Other locators (chap., sec., fig.) are no page.
+fn parse_locator(tail: &str) -> Option<String> {
+    let t = tail.trim_start_matches([',', ':', ' ', '\u{a0}']).trim();
+    let lower = t.to_lowercase();
+    let rest = ["pages ", "page ", "pp. ", "pp.", "pp ", "p. ", "p.", "p "]
+        .iter()
+        .find_map(|p| {
+            let rest = lower.strip_prefix(p)?;
+            t.get(t.len().checked_sub(rest.len())?..)
+        })
+        .unwrap_or(t)
+        .trim();
+    let page: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '–' | '—' | '-' | ' '))
+        .collect();
+    let page = page.trim();
+    // "4", "4–5", "233--35", "iv", "xii–xiv"; not "chap. 3" or "passim".
+    let ok = !page.is_empty()
+        && page
+            .split(['–', '—', '-'])
+            .filter(|s| !s.trim().is_empty())
+            .all(|s| {
+                let s = s.trim();
+                s.chars().all(|c| c.is_ascii_digit())
+                    || s.chars().all(|c| "ivxlcdm".contains(c))
+                    || s.chars().all(|c| "IVXLCDM".contains(c))
+            });
+    if !ok {
+        return None;
+    }
+    let mut out = String::new();
+    for (i, s) in page
+        .split(['–', '—', '-'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .enumerate()
+    {
+        if i > 0 {
+            out.push('–');
+        }
+        out.push_str(s);
+    }
+    Some(out)
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A block quote's trailing citation: `> … words. [@key, p. 3]` or `> …
+/// words. — (Smith 2020, p. 3)`. Returns the quote without it.
+pub fn split_trailing(block: &str) -> (String, Option<Citation>) {
+    let t = block.trim_end();
+    let (open, close) = match t.chars().last() {
+        Some(']') => ('[', ']'),
+        Some(')') => ('(', ')'),
+        _ => return (block.to_string(), None),
+    };
+    let Some(start) = t.rfind(open) else {
+        return (block.to_string(), None);
+    };
+    let inner = &t[start + open.len_utf8()..t.len() - close.len_utf8()];
+    let text = &t[start..];
+    let c = if open == '[' {
+        parse_bracket(inner, text)
+    } else {
+        parse_paren(inner, text)
+    };
+    match c {
+        Some(c) => {
+            let quote = t[..start]
+                .trim_end()
+                .trim_end_matches(['—', '–'])
+                .trim_end_matches("--")
+                .trim_end();
+            (quote.to_string(), Some(c))
+        }
+        None => (block.to_string(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(s: &str) -> Option<Citation> {
+        let chars: Vec<char> = s.chars().collect();
+        parse_after(&chars).map(|(c, _)| c)
+    }
+
+    fn key_page(c: Option<Citation>) -> (Option<String>, Option<String>) {
+        let c = c.expect("a citation");
+        (c.key, c.page)
+    }
+
+    #[test]
+    fn pandoc_citations() {
+        let kp = |k: &str, p: Option<&str>| (Some(k.to_string()), p.map(str::to_string));
+        assert_eq!(
+            key_page(after(" [@smith2020, p. 233].")),
+            kp("smith2020", Some("233"))
+        );
+        assert_eq!(key_page(after(" [@smith2020]")), kp("smith2020", None));
+        assert_eq!(
+            key_page(after(", [@doe:2019, pp. 4--5]")),
+            kp("doe:2019", Some("4–5"))
+        );
+        assert_eq!(key_page(after(" [@doe p. iv]")), kp("doe", Some("iv")));
+        assert_eq!(
+            key_page(after(" [see @doe, 12; @x, 3]")),
+            kp("doe", Some("12"))
+        );
+        assert_eq!(key_page(after(" [@{a b}, p. 3]")), kp("a b", Some("3")));
+        assert_eq!(key_page(after(" [@doe, chap. 3]")), kp("doe", None));
+        assert_eq!(
+            key_page(after("\n[@doe, 233–35]")),
+            kp("doe", Some("233–35"))
+        );
+        assert_eq!(after(" [a link](http://x)"), None);
+        assert_eq!(after(" and then [@doe]"), None);
+        assert_eq!(after("\n\n[@doe]"), None);
+        assert_eq!(
+            after(" [@smith2020, p. 233]").unwrap().text,
+            "[@smith2020, p. 233]"
+        );
+    }
+
+    #[test]
+    fn author_date_citations() {
+        let c = after(" (Smith and Jones 2020, p. 4).").unwrap();
+        assert_eq!(c.author.as_deref(), Some("Smith and Jones"));
+        assert_eq!(c.year.as_deref(), Some("2020"));
+        assert_eq!(c.page.as_deref(), Some("4"));
+        let c = after(" (Smith et al., 2019b, pp. 4-5)").unwrap();
+        assert_eq!(
+            (c.author.as_deref(), c.year.as_deref(), c.page.as_deref()),
+            (Some("Smith et al."), Some("2019b"), Some("4–5"))
+        );
+        let c = after(" (van Gogh 1888: 12)").unwrap();
+        assert_eq!(c.author.as_deref(), Some("van Gogh"));
+        assert_eq!(c.page.as_deref(), Some("12"));
+        assert_eq!(after(" (which he wrote in 1811)"), None);
+        assert_eq!(after(" (see below)"), None);
+        assert_eq!(first_author("Smith and Jones"), "Smith");
+        assert_eq!(first_author("Smith et al."), "Smith");
+    }
+
+    #[test]
+    fn block_quotes_lose_their_trailing_citation() {
+        let (q, c) = split_trailing("The lamp never failed. [@doe, p. 3]");
+        assert_eq!(q, "The lamp never failed.");
+        assert_eq!(c.unwrap().key.as_deref(), Some("doe"));
+        let (q, c) = split_trailing("The lamp never failed. — (Doe 2019, p. 3)");
+        assert_eq!(q, "The lamp never failed.");
+        assert_eq!(c.unwrap().page.as_deref(), Some("3"));
+        let (q, c) = split_trailing("It was lit (as planned).");
+        assert_eq!(q, "It was lit (as planned).");
+        assert!(c.is_none());
+    }
+
+    #[test]
+    fn pages_must_be_pages_the_quote_is_on() {
+        let num = |n: u32| n.to_string();
+        let one = PageRange { first: 4, last: 4 };
+        let two = PageRange { first: 4, last: 5 };
+        assert!(page_matches("4", one, &num));
+        assert!(!page_matches("7", one, &num));
+        assert!(!page_matches("4–5", one, &num));
+        assert!(page_matches("4–5", two, &num));
+        assert!(page_matches("4", two, &num));
+        assert!(page_matches("5", two, &num));
+        assert!(!page_matches("5–4", two, &num));
+        assert!(!page_matches("3–5", two, &num));
+        // Labels: physical pages 1–3 are "i", "ii", "1".
+        let labels = |n: u32| ["i", "ii", "1"][n as usize - 1].to_string();
+        assert!(page_matches("ii", PageRange { first: 2, last: 2 }, &labels));
+        assert!(page_matches("II", PageRange { first: 2, last: 2 }, &labels));
+        assert!(!page_matches("2", PageRange { first: 2, last: 2 }, &labels));
+        assert!(page_matches(
+            "ii–1",
+            PageRange { first: 2, last: 3 },
+            &labels
+        ));
+        // An abbreviated range end.
+        let big = |n: u32| (n + 230).to_string();
+        assert!(page_matches(
+            "233–34",
+            PageRange { first: 3, last: 4 },
+            &big
+        ));
+    }
+
+    use crate::cite::{Bibliography, Matched, SourceMeta};
+    use proptest::prelude::*;
+
+    fn matched() -> Matched {
+        let bib = Bibliography::from_biblatex(
+            "@book{own, title = {Own}, author = {A, B}, date = {2000}, file = {own.pdf}}\n\
+             @book{other, title = {Other}, author = {C, D}, date = {2001}, file = {other.pdf}}\n",
+        )
+        .unwrap();
+        let sources: Vec<SourceMeta> = ["own.pdf", "other.pdf", "loose.md"]
+            .iter()
+            .map(|id| SourceMeta {
+                id: id.to_string(),
+                title: String::new(),
+            })
+            .collect();
+        Matched::new(bib, &sources, &mut |_| None)
+    }
+
+    const VERDICTS: [Verdict; 7] = [
+        Verdict::Verbatim,
+        Verdict::Normalized,
+        Verdict::Fuzzy,
+        Verdict::NonContiguous,
+        Verdict::Misattributed,
+        Verdict::NotFound,
+        Verdict::TooShort,
+    ];
+
+    /// Labels of physical pages 1–30: front matter in Roman numerals for
+    /// the first `front` pages, then 1, 2, …
+    fn label_of(front: u32) -> impl Fn(&str, u32) -> String {
+        move |_, n| {
+            if n <= front {
+                crate::ingest::roman_numeral(n as u64)
+            } else {
+                (n - front).to_string()
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// A citation check never says `ok` for a quote that is not
+        /// validated, nor for a page written that the quote is not on.
+        #[test]
+        fn ok_only_for_validated_quotes_on_the_pages_written(
+            verdict in 0usize..7, source in 0usize..4, paged in any::<bool>(),
+            first in 1u32..30, len in 0u32..3, front in 0u32..6,
+            w1 in 1u32..33, w2 in 0u32..3, roman_written in any::<bool>(), range in any::<bool>(),
+            key in 0usize..3,
+        ) {
+            let m = matched();
+            let label = label_of(front);
+            let verdict = VERDICTS[verdict];
+            let src = ["own.pdf", "other.pdf", "loose.md", "gone.pdf"][source];
+            let pages = paged.then_some(PageRange { first, last: (first + len).min(30) });
+            let ev = Evidence {
+                verdict,
+                status: verdict.status(),
+                at: (source < 3).then_some(Located { source_id: src, pages }),
+            };
+            let written = |n: u32| if roman_written { label("", n) } else { n.to_string() };
+            let page = match (w1 > 30, range) {
+                (true, _) => None,
+                (false, false) => Some(written(w1)),
+                (false, true) => Some(format!("{}–{}", written(w1), written((w1 + w2).min(30)))),
+            };
+            let c = Citation {
+                key: Some(["own", "other", "missing"][key].into()),
+                page: page.clone(),
+                text: String::new(),
+                author: None,
+                year: None,
+            };
+            let work = m.bib.get(c.key.as_deref().unwrap());
+            let r = check(&c, work, &m, &ev, &label);
+            if r.check == CitationCheck::Ok {
+                prop_assert_eq!(ev.status, Status::Validated);
+                let at = ev.at.as_ref().unwrap();
+                prop_assert_eq!(at.source_id, c.key.as_deref().map(|k| format!("{k}.pdf")).unwrap());
+                if let (Some(w), Some(p)) = (&page, at.pages) {
+                    let on: Vec<String> = (p.first..=p.last).map(|n| label("", n)).collect();
+                    for part in w.split('–') {
+                        prop_assert!(on.iter().any(|l| l.eq_ignore_ascii_case(part)),
+                            "ok for {} but the quote is on {:?}", w, on);
+                    }
+                }
+            }
+            if work.is_none() {
+                prop_assert_eq!(r.check, CitationCheck::UnknownKey);
+            }
+        }
+    }
+}

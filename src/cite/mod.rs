@@ -1,0 +1,43 @@
+//! Citations: the author's bibliography, the works it names matched to the
+//! sources of the index, quotes rendered with a citation in a style, and
+//! the citations of a draft checked against the works they name.
+//!
+//! - [`bib`]: a BibTeX/BibLaTeX file (the `biblatex` crate) or CSL-JSON
+//!   (what Zotero and Better BibTeX export), read into [`Work`]s, and
+//!   [`Matched`]: each work tied to its source files — by the entry's
+//!   `file` field (base names), else its DOI printed in the source's first
+//!   pages, else its title's similarity to the source's metadata title.
+//! - [`style`]: a quote with its work and page as Pandoc (`“…” [@key,
+//!   p. 233]`), a CSL style rendered by `hayagriva` (Chicago author-date,
+//!   APA, MLA built in; any `.csl` file), or the plain template.
+//! - [`check`]: the citations written after a draft's quotations
+//!   (`[@key, p. 4]`, `(Author 2020, p. 4)`) parsed, and each checked
+//!   against the work it names: `ok`, `wrong_page`, `misattributed`,
+//!   `not_found` or `unknown_key`.
+//!
+//! Pages are the printed page labels where a PDF declares them
+//! (`/PageLabels`), else the physical page numbers.
+
+pub mod bib;
+pub mod check;
+pub mod style;
+
+pub use bib::{Bibliography, MatchHow, Matched, SourceMeta, Work};
+pub use check::{Citation, CitationCheck, CitationResult, PageRange};
+pub use style::CiteStyle;
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// `[cite]` in the config file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CiteConfig {
+    /// The bibliography: a `.bib` (BibTeX/BibLaTeX) or `.json` (CSL-JSON)
+    /// file; `--bibliography` overrides it.
+    pub bibliography: Option<PathBuf>,
+    /// How quotes are cited: `pandoc` (default), `plain`, a built-in CSL
+    /// style (`chicago-author-date`, `apa`, `mla`, or any other name
+    /// hayagriva's archive knows) or the path of a `.csl` file.
+    pub style: Option<String>,
+}

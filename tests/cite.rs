@@ -1,0 +1,359 @@
+//! Issue 14: a draft's citations checked against a bibliography, end to
+//! end through `verify`: over three of the shared papers (real PDFs, one
+//! with printed page labels starting at 291) and over a PDF made here whose
+//! page labels start at "i" and whose sentence runs across a page break.
+
+mod common;
+use common::bin;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/cite")
+        .join(name)
+}
+
+fn papers() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/papers")
+}
+
+fn verify(sources: &Path, index: &Path, draft: &Path, bib: &Path, json: bool) -> Output {
+    let mut cmd = bin();
+    cmd.args(["verify"])
+        .arg(sources)
+        .arg("--quotes")
+        .arg(draft)
+        .arg("--bibliography")
+        .arg(bib)
+        .arg("--index-dir")
+        .arg(index)
+        .args(["--embedder", "none"]);
+    if json {
+        cmd.arg("--json");
+    }
+    cmd.output().expect("run research-board")
+}
+
+fn results(out: &Output, code: i32) -> Vec<Value> {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    v.as_array().expect("an array of results").clone()
+}
+
+/// The result whose quote starts with `start`.
+fn quote<'a>(rs: &'a [Value], start: &str) -> &'a Value {
+    rs.iter()
+        .find(|r| r["quote"].as_str().is_some_and(|q| q.starts_with(start)))
+        .unwrap_or_else(|| panic!("no quote starting {start:?} in {rs:#?}"))
+}
+
+/// Three papers copied (a symbolic link would be skipped) next to a note
+/// that no bibliography entry names.
+fn paper_folder() -> Option<tempfile::TempDir> {
+    let dir = tempfile::tempdir().unwrap();
+    for p in ["curriculum", "mono2micro", "hypergradient"] {
+        let name = format!("zotero-rag_zqa-pdftools_assets_test_papers_{p}.pdf");
+        let from = papers().join(&name);
+        if !from.exists() {
+            eprintln!("skipped: {} is not there", from.display());
+            return None;
+        }
+        std::fs::copy(&from, dir.path().join(&name)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("reading-notes.md"),
+        "# Reading notes\n\nCurricula order the data; LeRaC orders the layers instead.\n",
+    )
+    .unwrap();
+    Some(dir)
+}
+
+#[test]
+fn a_draft_over_the_shared_papers_gets_every_citation_check() {
+    let Some(sources) = paper_folder() else {
+        return;
+    };
+    let idx = tempfile::tempdir().unwrap();
+    let out = verify(
+        sources.path(),
+        idx.path(),
+        &fixture("draft.md"),
+        &fixture("papers.bib"),
+        true,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let rs = results(&out, 3);
+    assert_eq!(rs.len(), 9, "{rs:#?}");
+
+    // Matching: by DOI, by Zotero's file field, by a plain file path; the
+    // work with no source and the note in no entry are reported.
+    assert!(
+        stderr.contains("4 works, 3 tied to sources (2 files by file name, 1 by DOI, 0 by title)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("works with no source in the folder (1): @nobody2000"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("sources in no bibliography entry (1): reading-notes.md"),
+        "{stderr}"
+    );
+
+    // ok: on printed page 291 (the paper's page labels start there).
+    let r = quote(&rs, "LeRaC assigns");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert_eq!(r["citation"]["key"], "croitoru2025");
+    assert_eq!(r["citation"]["page"], "291");
+    assert_eq!(r["page_found"], "291");
+    assert_eq!(r["status"], "validated");
+    assert_eq!(
+        r["source_id"],
+        "zotero-rag_zqa-pdftools_assets_test_papers_curriculum.pdf"
+    );
+    // The existing fields are all still there.
+    for k in [
+        "quote",
+        "line",
+        "verdict",
+        "similarity",
+        "source_title",
+        "location",
+        "place",
+        "spans",
+        "copy_text",
+        "note",
+    ] {
+        assert!(r.get(k).is_some(), "{k} missing in {r:#}");
+    }
+    assert_eq!(r["line"], 3);
+
+    // wrong_page: it is on p. 292, not 297.
+    let r = quote(&rs, "there is no universal way");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["page_found"], "292");
+    assert_eq!(r["citation_note"], "p. 292, not p. 297");
+
+    // An author-date citation resolves to its key.
+    let r = quote(&rs, "Such curriculum learning");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert_eq!(r["citation"]["key"], "croitoru2025");
+    assert_eq!(r["citation"]["text"], "(Croitoru et al. 2025, p. 294)");
+
+    // misattributed: the words are Kalia et al.'s, on their first page.
+    let r = quote(&rs, "Mono2Micro performs");
+    assert_eq!(r["citation_check"], "misattributed", "{r:#}");
+    assert_eq!(r["found_key"], "kalia2021");
+    assert_eq!(r["page_found"], "1");
+    assert_eq!(r["verdict"], "misattributed");
+
+    // not_found: a paraphrase.
+    let r = quote(&rs, "LeRaC sorts");
+    assert_eq!(r["citation_check"], "not_found", "{r:#}");
+
+    // unknown_key: validated as a quote, but the key is in no entry.
+    let r = rs
+        .iter()
+        .find(|r| r["citation"]["key"] == "smith1999")
+        .expect("the @smith1999 quote");
+    assert_eq!(r["citation_check"], "unknown_key", "{r:#}");
+    assert_eq!(r["status"], "validated");
+
+    let r = rs
+        .iter()
+        .find(|r| r["citation"]["key"] == "baydin2018" && r["line"] == 24)
+        .expect("the @baydin2018 quote");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+
+    // A work with no source in the folder: the words are in another work.
+    let r = quote(&rs, "we propose a novel curriculum");
+    assert_eq!(r["citation_check"], "misattributed", "{r:#}");
+    assert_eq!(r["found_key"], "croitoru2025");
+    assert!(
+        r["citation_note"]
+            .as_str()
+            .unwrap()
+            .contains("@nobody2000 has no source in the folder"),
+        "{r:#}"
+    );
+
+    // A block quote with its citation at the end.
+    let r = quote(&rs, "Our method works by dynamically");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert!(!r["quote"].as_str().unwrap().contains("@baydin"), "{r:#}");
+
+    // The text output shows the draft's line, the verdict and the fix.
+    let out = verify(
+        sources.path(),
+        idx.path(),
+        &fixture("draft.md"),
+        &fixture("papers.bib"),
+        false,
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("line 7: Verbatim (Validated")
+            || text.contains("line 7: Normalized (Validated"),
+        "{text}"
+    );
+    assert!(
+        text.contains("citation [@croitoru2025, p. 297]: wrong page — p. 292, not p. 297"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cite as: “there is no universal way"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "9 citations: 4 ok, 1 wrong page, 2 misattributed, 1 not found, 1 unknown key"
+        ),
+        "{text}"
+    );
+
+    // Only good citations: exit 0.
+    let drafts = tempfile::tempdir().unwrap();
+    let good = drafts.path().join("good-draft.md");
+    let draft = std::fs::read_to_string(fixture("draft.md")).unwrap();
+    let keep: Vec<&str> = draft
+        .split("\n\n")
+        .filter(|p| {
+            !["p. 297", "p. 293", "every", "smith1999", "nobody2000"]
+                .iter()
+                .any(|bad| p.contains(bad))
+        })
+        .collect();
+    std::fs::write(&good, keep.join("\n\n")).unwrap();
+    let out = verify(
+        sources.path(),
+        idx.path(),
+        &good,
+        &fixture("papers.bib"),
+        true,
+    );
+    let rs = results(&out, 0);
+    assert_eq!(rs.len(), 4, "{rs:#?}");
+}
+
+/// A PDF of four pages labelled i, ii, 1, 2 (Helvetica, one paragraph a
+/// page), its second page ending inside a sentence that the third
+/// finishes.
+fn labelled_pdf() -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
+    let pages = [
+        [
+            "This small book is about the keepers of the northern lights and their",
+            "families. The keepers wrote their logs by lamplight every single night.",
+        ],
+        [
+            "The first trials of the new fog signal were disappointing to everyone,",
+            "and after a long winter of complaints from the fishermen the board",
+        ],
+        [
+            "ordered a second horn from the makers in Leith without further delay.",
+            "The new horn was heard eleven miles out on the calmest of evenings.",
+        ],
+        [
+            "The wife of the principal keeper kept the accounts of the station for",
+            "forty years, in a neat hand, and never missed a single quarter day.",
+        ],
+    ];
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        "Encoding" => "WinAnsiEncoding",
+    });
+    let resources = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font } });
+    let mut kids: Vec<Object> = Vec::new();
+    for lines in pages {
+        let mut ops = vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 11.into()]),
+            Operation::new("TL", vec![14.into()]),
+            Operation::new("Td", vec![72.into(), 720.into()]),
+        ];
+        for l in lines {
+            ops.push(Operation::new("Tj", vec![Object::string_literal(l)]));
+            ops.push(Operation::new("T*", vec![]));
+        }
+        ops.push(Operation::new("ET", vec![]));
+        let content = Content { operations: ops };
+        let stream = doc.add_object(Stream::new(dictionary! {}, content.encode().unwrap()));
+        let page = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => stream,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        });
+        kids.push(page.into());
+    }
+    doc.objects.insert(
+        pages_id,
+        dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => 4, "Resources" => resources }
+            .into(),
+    );
+    let labels = doc.add_object(dictionary! { "Nums" => vec![
+        0.into(), dictionary! { "S" => "r" }.into(),
+        2.into(), dictionary! { "S" => "D" }.into(),
+    ]});
+    let catalog = doc.add_object(dictionary! {
+        "Type" => "Catalog", "Pages" => pages_id, "PageLabels" => labels,
+    });
+    doc.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn page_labels_from_i_and_a_quote_across_a_page_break() {
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(sources.path().join("keepers.pdf"), labelled_pdf()).unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let out = verify(
+        sources.path(),
+        idx.path(),
+        &fixture("keepers.md"),
+        &fixture("keepers.bib"),
+        true,
+    );
+    let rs = results(&out, 3);
+    assert_eq!(rs.len(), 4, "{rs:#?}");
+
+    // On the first page, printed "i".
+    let r = quote(&rs, "The keepers wrote");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert_eq!(r["page_found"], "i");
+    assert_eq!(r["place"], "p. 1", "the physical page stays in place");
+
+    // Cited by its physical page number: wrong, it is printed "i".
+    let r = quote(&rs, "the keepers of the northern");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["citation_note"], "p. i, not p. 1");
+
+    // Across the break from page ii to page 1, inside a sentence.
+    let r = quote(&rs, "after a long winter");
+    assert_eq!(r["status"], "validated", "{r:#}");
+    assert_eq!(r["spans"].as_array().unwrap().len(), 2);
+    assert_eq!(r["page_found"], "ii–1");
+    assert_eq!(r["citation_check"], "ok");
+    assert_eq!(
+        r["cite_as"],
+        "“after a long winter of complaints from the fishermen the board ordered a second horn \
+         from the makers in Leith” [@ness1901, pp. ii–1]"
+    );
+
+    // The same quote cited at one page it is not on.
+    let r = quote(&rs, "the board ordered");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["page_found"], "ii–1");
+}
