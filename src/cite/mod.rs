@@ -41,3 +41,26 @@ pub struct CiteConfig {
     /// hayagriva's archive knows) or the path of a `.csl` file.
     pub style: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    /// `[cite]` in the config file; an unknown key there is an error.
+    #[test]
+    fn the_cite_table_of_the_config_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("config.toml");
+        std::fs::write(&p, "[cite]\nbibliography = \"refs.bib\"\nstyle = \"apa\"\n").unwrap();
+        let c = Config::load(Some(&p)).unwrap();
+        assert_eq!(
+            c.cite.bibliography.as_deref(),
+            Some(std::path::Path::new("refs.bib"))
+        );
+        assert_eq!(c.cite.style.as_deref(), Some("apa"));
+        assert!(super::CiteStyle::parse(c.cite.style.as_deref().unwrap()).is_ok());
+        std::fs::write(&p, "[cite]\nbibliografy = \"refs.bib\"\n").unwrap();
+        let e = format!("{:#}", Config::load(Some(&p)).unwrap_err());
+        assert!(e.contains("bibliografy"), "{e}");
+    }
+}

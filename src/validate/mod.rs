@@ -433,9 +433,18 @@ fn validate_in(
     // The parts (sentences, normalized once) serve step 5 too.
     let pieces = parts(content);
     let pneedles = (pieces.len() >= 2).then(|| Parts::new(&pieces, chunks.len()));
+    // The parts leave out pieces with no letters or digits (an emoji
+    // "sentence"): validated only when the hits are the whole snippet.
     if let Some(hits) = pneedles
         .as_ref()
         .and_then(|p| across_boundary(corpus, p, &cited))
+        .filter(|hits| {
+            let joined: Vec<String> = hits
+                .iter()
+                .map(|h| normalize(slice_chars(chunks[h.chunk].text, h.start, h.end)).text)
+                .collect();
+            joined.join(" ") == needle.text
+        })
     {
         return Validation::new(
             Verdict::Normalized,

@@ -1086,6 +1086,8 @@ proptest! {
         let e = e.min(words.len());
         prop_assume!(e > nl && e - s >= 2);
         let quote = words[s..e].join(" ");
+        // A run of dashes is no quote (too short, whatever its length).
+        prop_assume!(word_count(&quote) >= 1);
         let cfg = ValidateConfig { min_words: 1, ..cfg() };
         let cs = vec![
             ChunkRef { id: "s#0", source_id: "s", text: left },
