@@ -10,7 +10,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use research_board::embed::{BuiltinEmbedder, Embedder, MINILM_DIR_ENV, MinilmEmbedder};
+use research_board::embed::{BuiltinEmbedder, Embedder};
 use std::path::Path;
 use std::time::Instant;
 
@@ -107,7 +107,17 @@ fn main() {
     let chars: usize = texts.iter().map(|t| t.chars().count()).sum();
     let secs = measure(&builtin, &refs, 5);
     report("builtin", refs.len(), secs, chars);
+    minilm();
+}
 
+#[cfg(not(feature = "minilm"))]
+fn minilm() {
+    println!("minilm   skipped: build with --features minilm");
+}
+
+#[cfg(feature = "minilm")]
+fn minilm() {
+    use research_board::embed::{MINILM_DIR_ENV, MinilmEmbedder};
     match std::env::var_os(MINILM_DIR_ENV).filter(|v| !v.is_empty()) {
         None => println!("minilm   skipped: set {MINILM_DIR_ENV} (scripts/fetch-minilm.sh DIR)"),
         Some(dir) => {

@@ -7,12 +7,77 @@
 //! exhausted inotify limit) or asked for, the folder is polled instead.
 //! Hidden files, editor backups (`name~`) and the index folder (when it
 //! lives inside the sources) are ignored, as indexing ignores them.
+//!
+//! An event is not a change: inotify also reports a file being opened, so
+//! any program reading the folder (the indexer itself, a backup, another
+//! board) would look like an edit. A path counts only when its size,
+//! modification time or existence differs from what was last seen.
 
 use anyhow::{Context, Result};
 use notify::{PollWatcher, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+/// What a path looked like: size, modification time, folder or not; `None`
+/// when it does not exist.
+type Signature = Option<(u64, Option<SystemTime>, bool)>;
+
+fn signature(p: &Path) -> Signature {
+    let m = std::fs::symlink_metadata(p).ok()?;
+    Some((m.len(), m.modified().ok(), m.is_dir()))
+}
+
+/// The last seen signature of every path under the folder; `None` until the
+/// first look at the folder is done (every event counts until then).
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Option<HashMap<PathBuf, Signature>>>>);
+
+impl Seen {
+    /// Look at every path under `root` once, in the background.
+    fn start(root: PathBuf, ignore: Vec<PathBuf>) -> Seen {
+        let seen = Seen::default();
+        let fill = seen.clone();
+        std::thread::spawn(move || {
+            let map: HashMap<PathBuf, Signature> = walkdir::WalkDir::new(&root)
+                .into_iter()
+                .filter_entry(|e| relevant(e.path(), &root, &ignore))
+                .filter_map(|e| e.ok())
+                .map(|e| (e.path().to_path_buf(), signature(e.path())))
+                .collect();
+            let mut g = fill.0.lock().unwrap_or_else(|e| e.into_inner());
+            match g.as_mut() {
+                // Events seen meanwhile are newer than the walk.
+                Some(newer) => {
+                    for (k, v) in map {
+                        newer.entry(k).or_insert(v);
+                    }
+                }
+                None => *g = Some(map),
+            }
+        });
+        seen
+    }
+
+    /// Did `p` change since it was last seen? Records what it is now.
+    fn changed(&self, p: &Path) -> bool {
+        let now = signature(p);
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let ready = g.is_some();
+        let map = g.get_or_insert_with(HashMap::new);
+        let before = map.insert(p.to_path_buf(), now);
+        if !ready {
+            return true;
+        }
+        match before {
+            Some(old) => old != now,
+            // Never seen: a new path, unless it is already gone again.
+            None => now.is_some(),
+        }
+    }
+}
 
 /// How the folder is watched.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,6 +128,7 @@ pub fn watch(
         .into_iter()
         .map(|p| p.canonicalize().unwrap_or(p))
         .collect();
+    let seen = Seen::start(sources.clone(), ignore.clone());
     let handler = {
         let sources = sources.clone();
         move |r: DebounceEventResult| {
@@ -72,7 +138,7 @@ pub fn watch(
                 Ok(events) => events
                     .into_iter()
                     .map(|e| e.path)
-                    .filter(|p| relevant(p, &sources, &ignore))
+                    .filter(|p| relevant(p, &sources, &ignore) && seen.changed(p))
                     .collect(),
                 Err(_) => vec![sources.clone()],
             };
@@ -162,6 +228,37 @@ mod tests {
             got.iter().all(|p| p.ends_with("notes.md") || *p == folder),
             "only the source file counts: {got:?}"
         );
+    }
+
+    /// Reading a file (another program indexing the folder) is not a
+    /// change; writing it is.
+    #[test]
+    fn reading_a_file_is_not_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.md");
+        std::fs::write(&file, "The keeper's log.").unwrap();
+        let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
+        let send = move |p: Vec<PathBuf>| {
+            let _ = tx.send(p);
+        };
+        let _w = watch(
+            dir.path(),
+            vec![],
+            Mode::Events,
+            Duration::from_millis(200),
+            send,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        for _ in 0..3 {
+            let _ = std::fs::read(&file).unwrap();
+            let _ = std::fs::read_dir(dir.path()).unwrap().count();
+        }
+        let got = rx.recv_timeout(Duration::from_millis(1500));
+        assert!(got.is_err(), "a read was reported as a change: {got:?}");
+        std::fs::write(&file, "The keeper's log, amended.").unwrap();
+        let got = rx.recv_timeout(Duration::from_secs(10)).expect("a change");
+        assert!(got.iter().any(|p| p.ends_with("notes.md")), "{got:?}");
     }
 
     #[test]

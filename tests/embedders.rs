@@ -9,146 +9,10 @@
 mod common;
 
 use common::{Action, Mock, status};
-use research_board::embed::{Embedder, MINILM_DIR_ENV, MinilmEmbedder, OpenAiEmbedder, dot};
+use research_board::embed::{Embedder, OpenAiEmbedder, dot};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-// ------------------------------------------------------------------ minilm
-
-fn minilm_dir() -> Option<PathBuf> {
-    match std::env::var_os(MINILM_DIR_ENV).filter(|v| !v.is_empty()) {
-        Some(d) => Some(PathBuf::from(d)),
-        None => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but {MINILM_DIR_ENV} is not: .ci/run must install the model \
-                 (scripts/fetch-minilm.sh)"
-            );
-            eprintln!(
-                "skipped: {MINILM_DIR_ENV} is not set (get the model with \
-                 scripts/fetch-minilm.sh DIR, then export {MINILM_DIR_ENV}=DIR)"
-            );
-            None
-        }
-    }
-}
-
-fn reference() -> Value {
-    serde_json::from_str(include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/minilm-reference.json"
-    )))
-    .unwrap()
-}
-
-#[test]
-fn minilm_matches_the_reference_embeddings() {
-    let Some(dir) = minilm_dir() else { return };
-    let m = MinilmEmbedder::load(&dir).expect("the minilm model loads");
-    assert_eq!(m.id(), "minilm-l6-v2-384");
-    assert_eq!(m.dim(), 384);
-    let fixture = reference();
-    let cases = fixture["cases"].as_array().unwrap();
-    assert!(cases.len() >= 6);
-    let texts: Vec<&str> = cases.iter().map(|c| c["text"].as_str().unwrap()).collect();
-    // Small batches, so the cases are padded against one another in
-    // different combinations.
-    let got = m.with_batch(3).embed(&texts).unwrap();
-    let mut worst = f32::INFINITY;
-    for (case, v) in cases.iter().zip(&got) {
-        let text = case["text"].as_str().unwrap();
-        let want: Vec<f32> = case["embedding"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap() as f32)
-            .collect();
-        assert_eq!(v.len(), 384);
-        assert!((dot(v, v) - 1.0).abs() < 1e-4, "not unit length: {text:?}");
-        let cos = dot(v, &want) / dot(&want, &want).sqrt();
-        assert!(cos >= 0.999, "cosine {cos} with the reference for {text:?}");
-        worst = worst.min(cos);
-    }
-    eprintln!("lowest cosine with the reference: {worst:.7}");
-    // The sentence-transformers quickstart similarities.
-    for ((a, b), published) in [((0, 1), 0.6660), ((0, 2), 0.1046), ((1, 2), 0.1411)] {
-        let s = dot(&got[a], &got[b]);
-        assert!(
-            (s - published).abs() < 2e-3,
-            "cos({a},{b}) = {s}, published {published}"
-        );
-    }
-}
-
-#[test]
-fn minilm_tokens_and_truncation_match_the_reference() {
-    let Some(dir) = minilm_dir() else { return };
-    let m = MinilmEmbedder::load(&dir).unwrap();
-    for case in reference()["cases"].as_array().unwrap() {
-        let text = case["text"].as_str().unwrap();
-        let want: Vec<u32> = case["ids"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_u64().unwrap() as u32)
-            .collect();
-        assert_eq!(m.input_ids(text), want, "input ids of {text:?}");
-    }
-    // A long document is cut at 256 tokens: what follows does not matter.
-    let long = "The keeper trimmed the wicks and wound the clockwork. ".repeat(200);
-    assert_eq!(m.input_ids(&long).len(), 256);
-    let v = m
-        .embed(&[
-            &long,
-            &format!("{long} Something else entirely at the end."),
-        ])
-        .unwrap();
-    assert!(dot(&v[0], &v[1]) > 0.99999);
-}
-
-#[test]
-fn minilm_batches_blanks_and_order() {
-    let Some(dir) = minilm_dir() else { return };
-    let m = MinilmEmbedder::load(&dir).unwrap().with_batch(2);
-    let texts = [
-        "a short one",
-        "",
-        "The Bell Rock lighthouse stands on a reef in the North Sea off Angus, Scotland.",
-        "   ",
-        "fog signals",
-    ];
-    let together = m.embed(&texts).unwrap();
-    assert_eq!(together.len(), texts.len());
-    for (t, v) in texts.iter().zip(&together) {
-        if t.trim().is_empty() {
-            assert!(v.iter().all(|&x| x == 0.0), "{t:?} should embed to zeros");
-        } else {
-            let alone = &m.embed(&[t]).unwrap()[0];
-            assert!(dot(v, alone) > 0.9999, "{t:?}: batched differs from alone");
-        }
-    }
-}
-
-#[test]
-fn a_wrong_or_missing_model_folder_is_a_clear_error() {
-    let out = bin()
-        .args(["index", samples().to_str().unwrap(), "--embedder", "minilm"])
-        .args(["--model-dir", "/nonexistent/minilm-model"])
-        .args([
-            "--index-dir",
-            tempfile::tempdir().unwrap().path().to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("scripts/fetch-minilm.sh"), "{err}");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("model.safetensors"), b"\0\0\0\0\0\0\0\0{}").unwrap();
-    let e = MinilmEmbedder::load(dir.path()).unwrap_err().to_string();
-    assert!(e.contains("sha256"), "{e}");
-}
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_research-board"));
@@ -164,22 +28,6 @@ fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-sources")
 }
 
-fn index(idx: &Path, args: &[&str], env: &[(&str, &str)]) -> Value {
-    let mut c = bin();
-    c.args([
-        "index",
-        samples().to_str().unwrap(),
-        "--json",
-        "--index-dir",
-    ])
-    .arg(idx)
-    .args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    json_of(&c.output().unwrap())
-}
-
 fn json_of(out: &Output) -> Value {
     assert!(
         out.status.success(),
@@ -190,60 +38,241 @@ fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
-#[test]
-fn switching_builtin_to_minilm_re_embeds_once() {
-    let Some(dir) = minilm_dir() else { return };
-    let idx = tempfile::tempdir().unwrap();
-    let env = [(MINILM_DIR_ENV, dir.to_str().unwrap())];
-    let first = index(idx.path(), &["--embedder", "builtin"], &env);
-    let total = first["chunks_total"].as_u64().unwrap();
-    assert!(total > 50);
-    assert_eq!(first["chunks_embedded"].as_u64(), Some(total));
+// ------------------------------------------------------------------ minilm
 
-    let switched = index(idx.path(), &["--embedder", "minilm"], &env);
-    assert_eq!(switched["up_to_date"], false);
-    assert_eq!(switched["chunks_total"].as_u64(), Some(total));
-    assert_eq!(
-        switched["chunks_embedded"].as_u64(),
-        Some(total),
-        "{switched}"
-    );
+/// The minilm embedder is built only with `--features minilm` (CI turns it on).
+#[cfg(feature = "minilm")]
+mod minilm {
+    use super::*;
+    use research_board::embed::{MINILM_DIR_ENV, MinilmEmbedder};
 
-    // The same through --model-dir, with the variable unset: nothing to do.
-    let mut c = bin();
-    c.env_remove(MINILM_DIR_ENV)
-        .args([
+    fn minilm_dir() -> Option<PathBuf> {
+        match std::env::var_os(MINILM_DIR_ENV).filter(|v| !v.is_empty()) {
+            Some(d) => Some(PathBuf::from(d)),
+            None => {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "CI is set but {MINILM_DIR_ENV} is not: .ci/run must install the model \
+                     (scripts/fetch-minilm.sh)"
+                );
+                eprintln!(
+                    "skipped: {MINILM_DIR_ENV} is not set (get the model with \
+                     scripts/fetch-minilm.sh DIR, then export {MINILM_DIR_ENV}=DIR)"
+                );
+                None
+            }
+        }
+    }
+
+    fn reference() -> Value {
+        serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/minilm-reference.json"
+        )))
+        .unwrap()
+    }
+
+    #[test]
+    fn minilm_matches_the_reference_embeddings() {
+        let Some(dir) = minilm_dir() else { return };
+        let m = MinilmEmbedder::load(&dir).expect("the minilm model loads");
+        assert_eq!(m.id(), "minilm-l6-v2-384");
+        assert_eq!(m.dim(), 384);
+        let fixture = reference();
+        let cases = fixture["cases"].as_array().unwrap();
+        assert!(cases.len() >= 6);
+        let texts: Vec<&str> = cases.iter().map(|c| c["text"].as_str().unwrap()).collect();
+        // Small batches, so the cases are padded against one another in
+        // different combinations.
+        let got = m.with_batch(3).embed(&texts).unwrap();
+        let mut worst = f32::INFINITY;
+        for (case, v) in cases.iter().zip(&got) {
+            let text = case["text"].as_str().unwrap();
+            let want: Vec<f32> = case["embedding"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect();
+            assert_eq!(v.len(), 384);
+            assert!((dot(v, v) - 1.0).abs() < 1e-4, "not unit length: {text:?}");
+            let cos = dot(v, &want) / dot(&want, &want).sqrt();
+            assert!(cos >= 0.999, "cosine {cos} with the reference for {text:?}");
+            worst = worst.min(cos);
+        }
+        eprintln!("lowest cosine with the reference: {worst:.7}");
+        // The sentence-transformers quickstart similarities.
+        for ((a, b), published) in [((0, 1), 0.6660), ((0, 2), 0.1046), ((1, 2), 0.1411)] {
+            let s = dot(&got[a], &got[b]);
+            assert!(
+                (s - published).abs() < 2e-3,
+                "cos({a},{b}) = {s}, published {published}"
+            );
+        }
+    }
+
+    #[test]
+    fn minilm_tokens_and_truncation_match_the_reference() {
+        let Some(dir) = minilm_dir() else { return };
+        let m = MinilmEmbedder::load(&dir).unwrap();
+        for case in reference()["cases"].as_array().unwrap() {
+            let text = case["text"].as_str().unwrap();
+            let want: Vec<u32> = case["ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect();
+            assert_eq!(m.input_ids(text), want, "input ids of {text:?}");
+        }
+        // A long document is cut at 256 tokens: what follows does not matter.
+        let long = "The keeper trimmed the wicks and wound the clockwork. ".repeat(200);
+        assert_eq!(m.input_ids(&long).len(), 256);
+        let v = m
+            .embed(&[
+                &long,
+                &format!("{long} Something else entirely at the end."),
+            ])
+            .unwrap();
+        assert!(dot(&v[0], &v[1]) > 0.99999);
+    }
+
+    #[test]
+    fn minilm_batches_blanks_and_order() {
+        let Some(dir) = minilm_dir() else { return };
+        let m = MinilmEmbedder::load(&dir).unwrap().with_batch(2);
+        let texts = [
+            "a short one",
+            "",
+            "The Bell Rock lighthouse stands on a reef in the North Sea off Angus, Scotland.",
+            "   ",
+            "fog signals",
+        ];
+        let together = m.embed(&texts).unwrap();
+        assert_eq!(together.len(), texts.len());
+        for (t, v) in texts.iter().zip(&together) {
+            if t.trim().is_empty() {
+                assert!(v.iter().all(|&x| x == 0.0), "{t:?} should embed to zeros");
+            } else {
+                let alone = &m.embed(&[t]).unwrap()[0];
+                assert!(dot(v, alone) > 0.9999, "{t:?}: batched differs from alone");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_or_missing_model_folder_is_a_clear_error() {
+        let out = bin()
+            .args(["index", samples().to_str().unwrap(), "--embedder", "minilm"])
+            .args(["--model-dir", "/nonexistent/minilm-model"])
+            .args([
+                "--index-dir",
+                tempfile::tempdir().unwrap().path().to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("scripts/fetch-minilm.sh"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("model.safetensors"), b"\0\0\0\0\0\0\0\0{}").unwrap();
+        let e = MinilmEmbedder::load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("sha256"), "{e}");
+    }
+
+    fn index(idx: &Path, args: &[&str], env: &[(&str, &str)]) -> Value {
+        let mut c = bin();
+        c.args([
             "index",
             samples().to_str().unwrap(),
             "--json",
             "--index-dir",
         ])
-        .arg(idx.path())
-        .args(["--embedder", "minilm", "--model-dir"])
-        .arg(&dir);
-    let again = json_of(&c.output().unwrap());
-    assert_eq!(again["up_to_date"], true, "{again}");
-    assert_eq!(again["chunks_embedded"].as_u64(), Some(0));
+        .arg(idx)
+        .args(args);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        json_of(&c.output().unwrap())
+    }
 
-    // Asking with the minilm index works (the stored embedder id matches).
-    let mut c = bin();
-    c.env(MINILM_DIR_ENV, &dir)
-        .args(["ask", samples().to_str().unwrap()])
-        .arg("Who designed the second Eddystone lighthouse?")
+    #[test]
+    fn switching_builtin_to_minilm_re_embeds_once() {
+        let Some(dir) = minilm_dir() else { return };
+        let idx = tempfile::tempdir().unwrap();
+        let env = [(MINILM_DIR_ENV, dir.to_str().unwrap())];
+        let first = index(idx.path(), &["--embedder", "builtin"], &env);
+        let total = first["chunks_total"].as_u64().unwrap();
+        assert!(total > 50);
+        assert_eq!(first["chunks_embedded"].as_u64(), Some(total));
+
+        let switched = index(idx.path(), &["--embedder", "minilm"], &env);
+        assert_eq!(switched["up_to_date"], false);
+        assert_eq!(switched["chunks_total"].as_u64(), Some(total));
+        assert_eq!(
+            switched["chunks_embedded"].as_u64(),
+            Some(total),
+            "{switched}"
+        );
+
+        // The same through --model-dir, with the variable unset: nothing to do.
+        let mut c = bin();
+        c.env_remove(MINILM_DIR_ENV)
+            .args([
+                "index",
+                samples().to_str().unwrap(),
+                "--json",
+                "--index-dir",
+            ])
+            .arg(idx.path())
+            .args(["--embedder", "minilm", "--model-dir"])
+            .arg(&dir);
+        let again = json_of(&c.output().unwrap());
+        assert_eq!(again["up_to_date"], true, "{again}");
+        assert_eq!(again["chunks_embedded"].as_u64(), Some(0));
+
+        // Asking with the minilm index works (the stored embedder id matches).
+        let mut c = bin();
+        c.env(MINILM_DIR_ENV, &dir)
+            .args(["ask", samples().to_str().unwrap()])
+            .arg("Who designed the second Eddystone lighthouse?")
+            .args([
+                "--json",
+                "--no-update",
+                "--embedder",
+                "minilm",
+                "--index-dir",
+            ])
+            .arg(idx.path());
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Without the feature, asking for minilm says how to get it (no panic, no
+/// silent fallback to another embedder).
+#[cfg(not(feature = "minilm"))]
+#[test]
+fn minilm_without_the_feature_is_a_clear_error() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = bin()
         .args([
-            "--json",
-            "--no-update",
+            "index",
+            samples().to_str().unwrap(),
             "--embedder",
             "minilm",
             "--index-dir",
         ])
-        .arg(idx.path());
-    let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(idx.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features minilm"), "{err}");
 }
 
 // ------------------------------------------------------------------ openai

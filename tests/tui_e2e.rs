@@ -3,6 +3,8 @@
 //! clipboard here), quit cleanly. Waits poll the emulated screen for the
 //! last thing a frame draws; nothing sleeps for correctness.
 
+mod common;
+
 use base64::Engine;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};
@@ -103,6 +105,11 @@ fn start(tmp: &Path, index_dir: &Path) -> Board {
 }
 
 fn start_on(tmp: &Path, sources: &Path, index_dir: &Path) -> Board {
+    start_with(tmp, sources, index_dir, &[])
+}
+
+/// The board on `sources` with extra command-line arguments.
+fn start_with(tmp: &Path, sources: &Path, index_dir: &Path, args: &[&str]) -> Board {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -115,6 +122,9 @@ fn start_on(tmp: &Path, sources: &Path, index_dir: &Path) -> Board {
     cmd.arg(sources);
     cmd.arg("--index-dir");
     cmd.arg(index_dir);
+    for a in args {
+        cmd.arg(a);
+    }
     cmd.cwd(tmp);
     cmd.env_remove("NO_COLOR");
     for (k, v) in env(tmp) {
@@ -324,6 +334,96 @@ fn the_board_notices_a_new_file_and_answers_from_it() {
         s.contains("Snippets ✓1") && s.contains("✓ [1] The tide bell") && s.contains("Whitcombe")
     });
     assert!(screen.contains("✓ [1]"), "a validated snippet:\n{screen}");
+    board.send(b"q");
+    let deadline = Instant::now() + timeout();
+    while board.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the board did not quit");
+        board.pump(Duration::from_millis(50));
+    }
+}
+
+/// Keys as a new user presses them (issue 15): `q` in help closes help, not
+/// the board; `Enter` in Chunks reads the chunk in Preview and types nothing;
+/// `Ctrl-X` is not `x`; a flagged quote copies the source's whole words (the
+/// model said "as much as a bard", the source "as much as a builder").
+#[test]
+fn modal_keys_and_a_flagged_copy_in_whole_words() {
+    use common::{Mock, ok};
+    let reply = serde_json::json!({
+        "snippets": [
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+             "sourceId": "pharos-of-alexandria.md"},
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a bard.",
+             "sourceId": "pharos-of-alexandria.md"}
+        ],
+        "summary": "The architect was Sostratus of Cnidus [1].",
+        "noResults": false
+    })
+    .to_string();
+    let mock = Mock::with(move |_| ok(&reply));
+    let tmp = tempfile::tempdir().unwrap();
+    let index_dir = tmp.path().join("index");
+    let url = mock.base_url();
+    let args = [
+        "--engine",
+        "llm",
+        "--no-rerank",
+        "--base-url",
+        url.as_str(),
+        "--model",
+        "mock-model",
+    ];
+    let mut board = start_with(tmp.path(), &sources(), &index_dir, &args);
+    board.wait_for("the index to be ready", |s| s.contains("Index ready:"));
+    board.send(QUESTION.as_bytes());
+    board.send(b"\r");
+    board.wait_for("the answer", |s| s.contains("Snippets ✓1 ⚠1"));
+
+    // q in help closes help; the board stays.
+    board.send(b"?");
+    board.wait_for("help", |s| s.contains("Help — keys and verdicts"));
+    board.send(b"q");
+    board.wait_for("help to close", |s| !s.contains("Help — keys and verdicts"));
+    assert!(board.child.try_wait().unwrap().is_none(), "q in help quit");
+
+    // Ctrl-X does nothing (x would show "validated only").
+    board.send(b"\x18");
+    board.send(b"?");
+    board.wait_for("help again", |s| s.contains("Help — keys and verdicts"));
+    board.send(b"\x1b");
+    let s = board.wait_for("help closed", |s| !s.contains("Help — keys"));
+    assert!(!s.contains("(validated only)"), "Ctrl-X acted as x:\n{s}");
+
+    // 1 then Enter: Chunks, then its chunk in Preview; nothing typed.
+    board.send(b"1");
+    board.wait_for("Chunks' keys", |s| s.contains("Enter preview"));
+    board.send(b"\rw");
+    let s = board.wait_for("Preview's keys", |s| s.contains("g/G ends"));
+    let ask_line = s.lines().next().unwrap_or_default().to_string();
+    assert!(
+        ask_line.trim_end().ends_with("Alexandria?"),
+        "Enter sent focus to the Ask line: {ask_line:?}"
+    );
+
+    // The flagged quote [2]: y asks, y copies the source's whole words.
+    board.send(b"2j");
+    board.wait_for("quote 2 selected", |s| s.contains(" 2/2 "));
+    board.send(b"y");
+    board.wait_for("the confirmation", |s| s.contains("Copy a flagged quote?"));
+    let before = board.raw.len();
+    board.send(b"y");
+    board.wait_for("the copy message", |s| s.contains("clipboard"));
+    let payloads = osc52_payloads(&board.raw[before..]);
+    assert_eq!(payloads.len(), 1, "one OSC 52 sequence");
+    let copied = collapse(&payloads[0]);
+    assert!(
+        copied.contains("diplomat as much as a builder\""),
+        "copied: {copied}"
+    );
+    assert!(
+        !copied.contains("bard") && !copied.contains(" a b\""),
+        "{copied}"
+    );
     board.send(b"q");
     let deadline = Instant::now() + timeout();
     while board.child.try_wait().unwrap().is_none() {

@@ -18,7 +18,7 @@
 //! tokenised wrongly.
 
 use super::wordpiece::{VocabBuilder, WordPiece};
-use super::{BuiltinEmbedder, Embedder, normalize};
+use super::{BuiltinEmbedder, Embedder, MINILM_DIR_ENV, normalize};
 use anyhow::{Context, Result, bail, ensure};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -29,8 +29,6 @@ use std::path::{Path, PathBuf};
 
 /// sha256 of the all-MiniLM-L6-v2 `model.safetensors` this embedder accepts.
 pub const MODEL_SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
-/// Environment variable naming the model folder.
-pub const MINILM_DIR_ENV: &str = "RESEARCH_BOARD_MINILM_DIR";
 /// Tokens per text, `[CLS]` and `[SEP]` included (sentence-transformers'
 /// `max_seq_length` for this model).
 pub const MAX_TOKENS: usize = 256;

@@ -4,12 +4,14 @@
 //! stored with the index, and a change of either re-embeds the corpus.
 
 mod builtin;
+#[cfg(feature = "minilm")]
 mod minilm;
 mod openai;
 pub mod wordpiece;
 
 pub use builtin::BuiltinEmbedder;
-pub use minilm::{MINILM_DIR_ENV, MODEL_SHA256 as MINILM_SHA256, MinilmEmbedder};
+#[cfg(feature = "minilm")]
+pub use minilm::{MODEL_SHA256 as MINILM_SHA256, MinilmEmbedder};
 pub use openai::OpenAiEmbedder;
 
 use anyhow::Result;
@@ -26,6 +28,9 @@ pub trait Embedder: Send + Sync {
     /// tokens) per input, in order.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
 }
+
+/// Environment variable naming the `minilm` model folder.
+pub const MINILM_DIR_ENV: &str = "RESEARCH_BOARD_MINILM_DIR";
 
 /// Which embedder to build, as named on the command line and in config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -140,10 +145,16 @@ pub fn build_with(
     Ok(match kind {
         EmbedderKind::None => None,
         EmbedderKind::Builtin => Some(Box::new(BuiltinEmbedder::load_default()?)),
+        #[cfg(feature = "minilm")]
         EmbedderKind::Minilm => Some(Box::new(match &settings.minilm_dir {
             Some(dir) => MinilmEmbedder::load(dir)?,
             None => MinilmEmbedder::from_env()?,
         })),
+        #[cfg(not(feature = "minilm"))]
+        EmbedderKind::Minilm => anyhow::bail!(
+            "this build of research-board has no minilm embedder; build it with \
+             `cargo build --release --features minilm`, or use --embedder builtin"
+        ),
         EmbedderKind::Openai => Some(Box::new(OpenAiEmbedder::new(
             &settings.openai,
             &settings.openai_model,

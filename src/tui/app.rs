@@ -31,7 +31,8 @@ pub enum Focus {
 }
 
 impl Focus {
-    const ORDER: [Focus; 6] = [
+    /// Tab order; a pane's number key is its place here (1 = Chunks).
+    pub const ORDER: [Focus; 6] = [
         Focus::Input,
         Focus::Chunks,
         Focus::Snippets,
@@ -39,6 +40,14 @@ impl Focus {
         Focus::Answer,
         Focus::Preview,
     ];
+
+    /// The pane's number key, shown in its title (none for the Ask line).
+    pub fn number(self) -> Option<usize> {
+        Self::ORDER
+            .iter()
+            .position(|f| *f == self)
+            .filter(|i| *i > 0)
+    }
 
     fn step(self, d: isize) -> Focus {
         let i = Self::ORDER.iter().position(|f| *f == self).unwrap_or(0) as isize;
@@ -172,6 +181,9 @@ pub struct App {
     pub answer_scroll: u16,
     pub preview_scroll: u16,
     pub popup_scroll: u16,
+    /// The list the Preview follows: Chunks (the selected chunk) or
+    /// Snippets/Answer (the selected quote's chunk).
+    pub preview_of: Focus,
     /// Scroll the preview to the highlight on the next draw.
     pub preview_follow: bool,
     pub status: String,
@@ -211,6 +223,7 @@ impl App {
             answer_scroll: 0,
             preview_scroll: 0,
             popup_scroll: 0,
+            preview_of: Focus::Snippets,
             preview_follow: false,
             status: "Type a question and press Enter. ? for help.".into(),
             status_kind: StatusKind::Info,
@@ -267,7 +280,7 @@ impl App {
             )
         } else {
             format!(
-                "{} validated, {} flagged, {} dropped · {:.0} ms · y copies a quote, ? help",
+                "{} validated, {} flagged, {} dropped · {:.0} ms",
                 o.counts.validated, o.counts.flagged, o.counts.dropped, o.timings_ms.total
             )
         };
@@ -376,7 +389,7 @@ impl App {
     /// The chunk the preview shows.
     pub fn preview_chunk(&self) -> Option<usize> {
         let b = self.board.as_ref()?;
-        if self.focus != Focus::Chunks
+        if self.preview_of != Focus::Chunks
             && let Some(s) = self.sel_snippet.and_then(|i| b.snippets.get(i))
         {
             return s.chunk();
@@ -502,6 +515,13 @@ impl App {
     // ---- applying actions ---------------------------------------------
 
     pub fn apply(&mut self, action: Action) {
+        self.act(action);
+        if matches!(self.focus, Focus::Chunks | Focus::Snippets | Focus::Answer) {
+            self.preview_of = self.focus;
+        }
+    }
+
+    fn act(&mut self, action: Action) {
         self.dirty = true;
         match action {
             Action::Quit => self.quit = true,
@@ -521,6 +541,8 @@ impl App {
             Action::FocusNext => self.focus = self.focus.step(1),
             Action::FocusPrev => self.focus = self.focus.step(-1),
             Action::FocusInput => self.focus = Focus::Input,
+            Action::FocusPane(f) => self.focus = f,
+            Action::Open => self.focus = Focus::Preview,
             Action::Up => self.up_down(-1),
             Action::Down => self.up_down(1),
             Action::PageUp => self.up_down(-10),

@@ -255,7 +255,7 @@ fn monochrome_theme_uses_no_colour() {
 #[test]
 fn hostile_source_text_cannot_reach_the_terminal() {
     let mut app = with_answer();
-    app.focus = Focus::Chunks;
+    app.apply(Action::FocusPane(Focus::Chunks));
     app.sel_chunk = 3; // notes/hostile.md
     let buf = render(&mut app, 120, 36);
     let t = text(&buf);
@@ -329,7 +329,7 @@ fn citations_in_the_answer_select_their_quote() {
 #[test]
 fn selecting_a_chunk_lists_its_quotes() {
     let mut app = with_answer();
-    app.focus = Focus::Chunks;
+    app.apply(Action::FocusPane(Focus::Chunks));
     let t = text(&render(&mut app, 120, 36));
     assert!(t.contains("quotes here: ✓[1] ≈[2] ⋯[4]"), "{t}");
     assert!(t.contains("bm25 16.00 (#1)"));
@@ -560,4 +560,103 @@ fn confirmations_fade_and_errors_stay() {
         app.tick();
     }
     assert_eq!(app.status, "Copy failed: no display");
+}
+
+/// Number keys jump to panes; Enter in a list opens the selection in
+/// Preview (it never moves the focus to the Ask line, where the next letter
+/// would land in the question); the status line names the focused pane's
+/// keys.
+#[test]
+fn number_keys_jump_and_enter_reads_the_selection_in_preview() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('1'));
+    assert_eq!(app.focus, Focus::Chunks);
+    let t = text(&render(&mut app, 160, 40));
+    assert!(t.contains("j/k move · Enter preview"), "{t}");
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.sel_chunk, 2);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Focus::Preview);
+    assert!(app.input.text.is_empty());
+    // Preview shows chunk 3 (the Tower of Hercules), not quote [1]'s chunk.
+    let t = text(&render(&mut app, 160, 40));
+    assert!(t.contains("5 Preview ━"), "{t}");
+    assert!(t.contains("The Tower of Hercules at A Coruna ›"), "{t}");
+    assert!(t.contains("j/k scroll · g/G ends"), "{t}");
+    key(&mut app, KeyCode::Char('2'));
+    assert_eq!(app.focus, Focus::Snippets);
+    key(&mut app, KeyCode::Enter);
+    let t = text(&render(&mut app, 160, 40));
+    assert!(t.contains("5 Preview ✓ [1] verbatim"), "{t}");
+    // Enter does nothing in Gate or Preview; typed letters go nowhere.
+    key(&mut app, KeyCode::Char('3'));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('w'));
+    assert_eq!(app.focus, Focus::Gate);
+    assert!(app.input.text.is_empty());
+    key(&mut app, KeyCode::Char('4'));
+    assert_eq!(app.focus, Focus::Answer);
+    key(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.focus, Focus::Preview);
+}
+
+/// Focus reads without colour: the focused pane has a thick border and a
+/// reversed title; the Ask line's prompt is reversed only while typing.
+#[test]
+fn focus_is_shown_by_border_title_and_the_ask_prompt() {
+    use ratatui::style::Modifier;
+    let mut app = with_answer();
+    let buf = render(&mut app, 120, 36);
+    let snippets = find(&buf, "┏", 0..36).expect("a thick corner");
+    let title = find(&buf, "2", snippets.1..snippets.1 + 1).unwrap();
+    assert!(buf[title].modifier.contains(Modifier::REVERSED));
+    let chunks = find(&buf, "1", 1..2).unwrap();
+    assert!(!buf[chunks].modifier.contains(Modifier::REVERSED));
+    assert_eq!(buf[(0, 1)].symbol(), "┌", "unfocused Chunks is thin");
+    assert!(!buf[(1, 0)].modifier.contains(Modifier::REVERSED));
+    key(&mut app, KeyCode::Char('/'));
+    let buf = render(&mut app, 120, 36);
+    assert!(
+        buf[(1, 0)].modifier.contains(Modifier::REVERSED),
+        "Ask focused"
+    );
+    assert_eq!(buf[(0, 1)].symbol(), "┌");
+    assert!(find(&buf, "┏", 0..36).is_none(), "no pane looks focused");
+    insta::assert_snapshot!("focus_on_input", text(&buf));
+}
+
+/// The Snippets pane at 160 and 80 columns: the verdict mark, the quote's
+/// own words first ("…" where cut), the source after it when there is room,
+/// and the position in the list.
+#[test]
+fn snippets_pane_at_160_and_80_columns() {
+    for w in [160u16, 80] {
+        let mut app = with_answer();
+        key(&mut app, KeyCode::Char('j'));
+        let buf = render(&mut app, w, 40);
+        let a = app.areas.snippets;
+        let rows: Vec<String> = text(&buf)
+            .lines()
+            .skip(a.y as usize)
+            .take(a.height as usize)
+            .map(|l| l.chars().take(a.width as usize).collect())
+            .collect();
+        let t = rows.join("\n");
+        assert!(t.contains("2/8"), "{t}");
+        insta::assert_snapshot!(format!("snippets_{w}"), t);
+    }
+}
+
+/// Help longer than the screen shows where it is ("12/40").
+#[test]
+fn help_shows_its_scroll_position() {
+    let mut app = with_answer();
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    let t = text(&render(&mut app, 80, 24));
+    assert!(t.contains(" 3/"), "{t}");
+    assert!(t.contains("j/k scroll · q/Esc close"), "{t}");
+    insta::assert_snapshot!("help_80x24_scrolled", t);
 }

@@ -10,6 +10,10 @@ pub enum Action {
     FocusNext,
     FocusPrev,
     FocusInput,
+    /// Jump to a pane (number keys 1–5).
+    FocusPane(Focus),
+    /// Enter in Chunks, Snippets or Answer: show the selection in Preview.
+    Open,
     Up,
     Down,
     Top,
@@ -120,7 +124,14 @@ impl App {
             KeyCode::Char('x') => Action::ToggleHideFlagged,
             KeyCode::Char('n') => Action::ToggleNumbers,
             KeyCode::Esc => Action::Escape,
-            KeyCode::Enter => Action::FocusInput,
+            KeyCode::Char(c @ '1'..='5') => {
+                Action::FocusPane(Focus::ORDER[(c as u8 - b'0') as usize])
+            }
+            KeyCode::Enter
+                if matches!(self.focus, Focus::Chunks | Focus::Snippets | Focus::Answer) =>
+            {
+                Action::Open
+            }
             _ => return None,
         })
     }

@@ -15,9 +15,9 @@ use super::app::{App, Areas, Focus, IndexState, StatusKind};
 use crate::index::Progress;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, LineGauge, Paragraph};
+use ratatui::widgets::{Block, BorderType, Borders, LineGauge, Paragraph};
 use ratatui::{Frame, Terminal};
 
 /// One frame: lay the board out for the terminal's size, draw it, and mark
@@ -102,13 +102,52 @@ pub fn scrub(buf: &mut Buffer) {
     }
 }
 
-/// A pane's frame: border and title coloured by focus.
+/// A pane's frame: its number key before the title; the focused pane has a
+/// thick border and its title shown reversed, so focus reads without colour.
 pub fn pane_block<'a>(app: &App, focus: Focus, title: Line<'a>) -> Block<'a> {
     let focused = app.focus == focus && app.popup.is_none();
+    let mut spans = Vec::with_capacity(title.spans.len() + 1);
+    if let Some(n) = focus.number() {
+        spans.push(Span::styled(format!(" {n}"), app.theme.key()));
+    }
+    spans.extend(title.spans);
+    let mut title_style = app.theme.title(focused);
+    if focused {
+        title_style = title_style.add_modifier(Modifier::REVERSED);
+    }
     Block::new()
         .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
         .border_style(app.theme.border(focused))
-        .title(title.style(app.theme.title(focused)))
+        .title(Line::from(spans).style(title_style))
+}
+
+/// "3/12" at the bottom right of a frame: where the selection or the view
+/// is in a list or text longer than it shows.
+pub fn position<'a>(at: usize, of: usize) -> Line<'a> {
+    Line::from(format!(" {at}/{of} ")).right_aligned()
+}
+
+/// The keys that act in the focused pane or open popup, for the status line.
+pub fn key_hints(app: &App) -> &'static str {
+    use super::app::Popup;
+    match app.popup {
+        Some(Popup::ConfirmCopy(_)) => "y copy · n cancel",
+        Some(Popup::Help) => "j/k scroll · q/Esc close",
+        Some(_) => "j/k scroll · q/Esc close · ? help",
+        None => match app.focus {
+            Focus::Input => "Enter ask · ↑↓ history · Esc panes · ? help",
+            Focus::Chunks => "j/k move · Enter preview · 1-5 panes · ? help",
+            Focus::Snippets => "j/k move · y copy · Y all · x flagged · d why · ? help",
+            Focus::Gate => "n numbers · j/k scroll · ? help",
+            Focus::Answer => "j/k citations · y copy · Enter preview · ? help",
+            Focus::Preview => "j/k scroll · g/G ends · / ask · ? help",
+        },
+    }
 }
 
 const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -116,11 +155,19 @@ const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧
 fn draw_input(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     let focused = app.focus == Focus::Input && app.popup.is_none();
-    let prompt = " Ask ❯ ";
-    let mut spans = vec![Span::styled(
-        prompt,
-        t.border(focused).fg(t.input_prompt_fg),
-    )];
+    let prompt = " Ask ❯";
+    // Focused: the prompt reversed and the text bright; otherwise both dim.
+    let (prompt_style, text_style) = if focused {
+        (
+            t.border(true)
+                .fg(t.input_prompt_fg)
+                .add_modifier(Modifier::REVERSED),
+            Style::new().fg(t.input_fg),
+        )
+    } else {
+        (t.dim(), t.dim())
+    };
+    let mut spans = vec![Span::styled(prompt, prompt_style), Span::raw(" ")];
     let text = super::model::clean(&app.input.text);
     if text.is_empty() && !focused {
         spans.push(Span::styled(
@@ -128,10 +175,11 @@ fn draw_input(app: &App, f: &mut Frame, area: Rect) {
             t.dim(),
         ));
     } else {
-        spans.push(Span::styled(text.clone(), Style::new().fg(t.input_fg)));
+        spans.push(Span::styled(text.clone(), text_style));
     }
     // Keep the cursor visible on long input: show the tail.
-    let avail = area.width.saturating_sub(prompt.chars().count() as u16 + 1) as usize;
+    let lead = prompt.chars().count() as u16 + 1;
+    let avail = area.width.saturating_sub(lead + 1) as usize;
     let before: String = text.chars().take(app.input.cursor).collect();
     let before_w = Span::raw(&*before).width();
     let shift = before_w.saturating_sub(avail);
@@ -146,11 +194,11 @@ fn draw_input(app: &App, f: &mut Frame, area: Rect) {
                 }
             })
             .collect();
-        spans[1] = Span::styled(tail, Style::new().fg(t.input_fg));
+        spans[2] = Span::styled(tail, text_style);
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
     if focused {
-        let x = area.x + prompt.chars().count() as u16 + (before_w - shift) as u16;
+        let x = area.x + lead + (before_w - shift) as u16;
         f.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
     }
 }
@@ -224,16 +272,30 @@ fn draw_status(app: &App, f: &mut Frame, area: Rect) {
     } else {
         " "
     };
-    let right = match &app.index {
+    let index = match &app.index {
         IndexState::Indexing(_) => match app.previous_index {
-            Some(chunks) => format!("{spin} updating · searching {chunks} chunks · ? help "),
-            None => format!("{spin} indexing · ? help "),
+            Some(chunks) => format!("updating · searching {chunks} chunks"),
+            None => "indexing".into(),
         },
-        IndexState::Ready { chunks, .. } => {
-            format!("{spin} {chunks} chunks · ? help · q quit ")
-        }
-        IndexState::Failed(_) => "no index · ? help · q quit ".into(),
+        IndexState::Ready { chunks, .. } => format!("{chunks} chunks"),
+        IndexState::Failed(_) => "no index".into(),
     };
+    // The focused pane's keys, then the index size, as far as the message
+    // leaves room.
+    let hints = key_hints(app);
+    let room = (area.width as usize).saturating_sub(Span::raw(app.status.as_str()).width() + 2);
+    let short = format!("{spin} {index} · ? help ");
+    let indexing = matches!(app.index, IndexState::Indexing(_));
+    // While the index updates, saying so comes before the keys.
+    let mut choices = vec![format!("{spin} {hints} │ {index} ")];
+    if indexing {
+        choices.push(short.clone());
+    }
+    choices.push(format!("{spin} {hints} "));
+    let right = choices
+        .into_iter()
+        .find(|r| Span::raw(r.as_str()).width() <= room)
+        .unwrap_or(short);
     let rw = Span::raw(&*right).width() as u16;
     let [l, r] = Layout::horizontal([Constraint::Min(0), Constraint::Length(rw)]).areas(area);
     f.render_widget(Block::new().style(t.status()), area);

@@ -53,7 +53,10 @@ pub(super) fn trim_scroll(scroll: &mut u16, lines: usize, height: u16) {
 pub fn chunks(app: &App, f: &mut Frame, area: Rect) {
     let n = app.board.as_ref().map_or(0, Board::candidate_count);
     let title = Line::from(format!(" Chunks ({n}) "));
-    let block = pane_block(app, Focus::Chunks, title);
+    let mut block = pane_block(app, Focus::Chunks, title);
+    if n > 0 {
+        block = block.title_bottom(super::position(app.sel_chunk + 1, n));
+    }
     let body = inner(area);
     f.render_widget(block, area);
     let Some(b) = &app.board else {
@@ -131,10 +134,16 @@ pub fn snippets(app: &App, f: &mut Frame, area: Rect) {
         }
         None => Line::from(" Snippets "),
     };
-    let block = pane_block(app, Focus::Snippets, title);
+    let mut block = pane_block(app, Focus::Snippets, title);
+    let vis = app.visible_snippets();
+    if let Some(p) = app
+        .sel_snippet
+        .and_then(|s| vis.iter().position(|v| *v == s))
+    {
+        block = block.title_bottom(super::position(p + 1, vis.len()));
+    }
     let body = inner(area);
     f.render_widget(block, area);
-    let vis = app.visible_snippets();
     let Some(b) = &app.board else { return };
     if vis.is_empty() {
         let msg = if b.snippets.is_empty() {

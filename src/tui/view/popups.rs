@@ -20,6 +20,14 @@ pub const KEYS: &[(&str, &str)] = &[
     ("↑ ↓", "in the input: browse earlier questions"),
     ("Ctrl-U", "in the input: clear it"),
     ("Tab  Shift-Tab", "next / previous pane (also l h, → ←)"),
+    (
+        "1 2 3 4 5",
+        "jump to Chunks, Snippets, Gate, Answer, Preview",
+    ),
+    (
+        "Enter",
+        "in a list or Answer: show the selection in Preview",
+    ),
     ("j k  ↓ ↑", "move in a list; scroll a text pane"),
     ("g G  Home End", "first / last"),
     ("PgUp PgDn  Ctrl-U Ctrl-D", "page up / down"),
@@ -239,7 +247,10 @@ fn popup_text(app: &App, p: Popup, area: Rect) -> (&'static str, u16, u16, Wrapp
 /// Where a popup of at most `pw` x `ph` with `lines` lines of text goes:
 /// centred, as tall as its text.
 fn popup_rect(area: Rect, pw: u16, ph: u16, lines: usize) -> Rect {
-    let h = (lines as u16 + 2).min(ph).min(area.height);
+    // The status line (the keys that act here) stays visible below.
+    let h = (lines as u16 + 2)
+        .min(ph)
+        .min(area.height.saturating_sub(2));
     centered(area, pw, h.max(3))
 }
 
@@ -261,11 +272,17 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     let (title, pw, ph, w) = popup_text(app, p, area);
     let r = popup_rect(area, pw, ph, w.lines.len());
     f.render_widget(Clear, r);
-    let block = Block::new()
+    let mut block = Block::new()
         .borders(Borders::ALL)
         .border_style(t.border(true))
         .title(Line::from(title).style(t.title(true).add_modifier(Modifier::BOLD)))
         .style(t.base());
+    if w.lines.len() > r.height.saturating_sub(2) as usize {
+        block = block.title_bottom(super::position(
+            app.popup_scroll as usize + 1,
+            w.lines.len(),
+        ));
+    }
     f.render_widget(
         Paragraph::new(w.lines)
             .block(block)

@@ -135,7 +135,7 @@ fn preview_text(app: &App, area: Rect) -> PreviewText {
     let mut split: Option<usize> = None;
     let chunk = app.preview_chunk();
     if let Some(b) = &app.board {
-        let snippet_mode = app.focus != Focus::Chunks;
+        let snippet_mode = app.preview_of != Focus::Chunks;
         let sel = app
             .sel_snippet
             .and_then(|i| b.snippets.get(i))
@@ -290,7 +290,13 @@ pub fn preview(app: &App, f: &mut Frame, area: Rect) {
         text_area,
         ..
     } = preview_text(app, area);
-    let block = pane_block(app, Focus::Preview, title);
+    let mut block = pane_block(app, Focus::Preview, title);
+    if lines.len() > text_area.height as usize {
+        block = block.title_bottom(super::position(
+            app.preview_scroll as usize + 1,
+            lines.len(),
+        ));
+    }
     f.render_widget(block, area);
     let head_h = head_area.height;
     if head_h > 0 {
