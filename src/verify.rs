@@ -41,6 +41,10 @@ pub struct QuoteResult {
     pub location: Option<String>,
     /// "p. 12" or "line 412": where the quote is in its file.
     pub place: Option<String>,
+    /// A quote found in pieces (non-contiguous): where each piece is, in
+    /// the quote's order ("line 3", "line 1").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub piece_places: Vec<String>,
     pub spans: Vec<Span>,
     /// The source's exact words at the span(s).
     pub copy_text: Option<String>,
@@ -76,9 +80,18 @@ pub fn all_pass(results: &[QuoteResult]) -> bool {
     })
 }
 
+/// The quotations of an input file: those to check, and those of a draft
+/// left unchecked because they are shorter than `min_words` words (scare
+/// quotes, titles), which `verify` lists so none vanishes unexplained.
+#[derive(Debug, Default)]
+pub struct Quotes {
+    pub check: Vec<QuoteInput>,
+    pub too_short: Vec<QuoteInput>,
+}
+
 /// Parse an input file: JSON lines when every non-blank line is a JSON
 /// object with a "quote"; otherwise a draft whose quotations are extracted.
-pub fn parse_input(text: &str, min_words: usize) -> Result<Vec<QuoteInput>> {
+pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -97,14 +110,17 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Vec<QuoteInput>> {
             q.line = Some(i + 1);
             out.push(q);
         }
-        return Ok(out);
+        return Ok(Quotes {
+            check: out,
+            too_short: Vec::new(),
+        });
     }
     Ok(draft_quotes(text, min_words))
 }
 
-/// Quotations in a draft: "…" and “…” spans and `>` block quotes, each of at
-/// least `min_words` words.
-pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
+/// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
+/// fewer than `min_words` words apart.
+pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     let mut out = Vec::new();
     let words = |s: &str| s.split_whitespace().count();
     // Block quotes: runs of lines starting with '>'.
@@ -130,12 +146,12 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
                 let rest = t.trim().trim_start_matches(['—', '–', '-']).trim();
                 rest == c.text
             });
-            push_block(&mut out, &block, block_line, next, min_words);
+            push_block(&mut out, &block, block_line, next);
             block.clear();
         }
     }
     if !block.is_empty() {
-        push_block(&mut out, &block, block_line, None, min_words);
+        push_block(&mut out, &block, block_line, None);
     }
     // Inline quotations, outside block quotes; they may span lines.
     let prose: String = all
@@ -169,7 +185,7 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
         {
             let q: String = chars[i + 1..i + 1 + len].iter().collect();
             let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-            if words(&q) >= min_words {
+            if !q.is_empty() {
                 let after = &chars[(i + 2 + len).min(chars.len())..];
                 let after = &after[..after.len().min(320)];
                 out.push(QuoteInput {
@@ -185,22 +201,17 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Vec<QuoteInput> {
         i += 1;
     }
     out.sort_by_key(|q| q.line);
-    out
+    let (check, too_short) = out.into_iter().partition(|q| words(&q.quote) >= min_words);
+    Quotes { check, too_short }
 }
 
 /// A block quote (its lines), with the citation at its end or on the line
 /// after it.
-fn push_block(
-    out: &mut Vec<QuoteInput>,
-    block: &[&str],
-    line: usize,
-    next: Option<Citation>,
-    min_words: usize,
-) {
+fn push_block(out: &mut Vec<QuoteInput>, block: &[&str], line: usize, next: Option<Citation>) {
     let joined = block.join(" ");
     let (q, own) = crate::cite::check::split_trailing(joined.trim());
     let q = q.trim().to_string();
-    if q.split_whitespace().count() >= min_words {
+    if !q.is_empty() {
         out.push(QuoteInput {
             quote: q,
             source: None,
@@ -378,6 +389,14 @@ pub fn verify_with(
             source_title: found.map(|c| c.source_title.clone()),
             location: found.map(|c| c.location.clone()),
             place: found.and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
+            piece_places: if v.verdict == Verdict::NonContiguous && v.spans.len() > 1 {
+                v.spans
+                    .iter()
+                    .filter_map(|sp| chunk_of(sp)?.place_of(sp.start))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             spans: v.spans.clone(),
             copy_text: v.copy_text.clone(),
             note: v.note.clone(),
@@ -457,7 +476,7 @@ mod tests {
     fn extracts_quotations_and_block_quotes_from_a_draft() {
         let draft = "# Chapter\n\nAs Stevenson wrote, “the light was first exhibited\non 1 February 1811” and \"short one\" was not.\n\n> The keeper trimmed the wick\n> every four hours.\n\n```\n> not a quote in code\n```\n";
         let q = draft_quotes(draft, 4);
-        let texts: Vec<_> = q.iter().map(|q| (q.quote.as_str(), q.line)).collect();
+        let texts: Vec<_> = q.check.iter().map(|q| (q.quote.as_str(), q.line)).collect();
         assert_eq!(
             texts,
             [
@@ -465,6 +484,12 @@ mod tests {
                 ("The keeper trimmed the wick every four hours.", Some(6)),
             ]
         );
+        let short: Vec<_> = q
+            .too_short
+            .iter()
+            .map(|q| (q.quote.as_str(), q.line))
+            .collect();
+        assert_eq!(short, [("short one", Some(4))]);
     }
 
     /// Issue 9, item 13: finding quotations is linear in the draft (a
@@ -473,7 +498,7 @@ mod tests {
     fn item_13_a_long_draft_is_scanned_once() {
         let para = "He wrote “the keeper trimmed the wick every night” again.\n";
         let draft = para.repeat(100_000);
-        let q = draft_quotes(&draft, 4);
+        let q = draft_quotes(&draft, 4).check;
         assert_eq!(q.len(), 100_000);
         assert_eq!(q[0].line, Some(1));
         assert_eq!(q[99_999].line, Some(100_000));
@@ -485,7 +510,8 @@ mod tests {
             "{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n\n{\"quote\": \"e f g h\"}\n",
             4,
         )
-        .unwrap();
+        .unwrap()
+        .check;
         assert_eq!(q.len(), 2);
         assert_eq!(q[0].source.as_deref(), Some("x.md"));
         assert_eq!(q[1].line, Some(3));

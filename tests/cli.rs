@@ -763,3 +763,62 @@ fn logs_go_next_to_an_explicit_index() {
     let audit = std::fs::read_to_string(idx.path().join("logs/audit.jsonl")).unwrap();
     assert!(audit.contains("architect"), "{audit}");
 }
+
+/// Issue 15: `verify` says why a short quotation of a draft was not checked,
+/// and a quote of two sentences in the wrong order is non-contiguous with
+/// both places given.
+#[test]
+fn verify_explains_short_quotes_and_places_reordered_pieces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("log.md"),
+        "The keeper lit the lamp at dusk.\n\nThe fog rolled in from the sea.\n\n\
+         Nobody came to the rock that winter.\n",
+    )
+    .unwrap();
+    let draft = tmp.path().join("draft.md");
+    std::fs::write(
+        &draft,
+        "He wrote “the lamp” there.\n\
+         And “The fog rolled in from the sea. The keeper lit the lamp at dusk.” too.\n",
+    )
+    .unwrap();
+    let idx = tmp.path().join("idx");
+    let args = |json: bool| {
+        let mut a = vec![
+            "verify".to_string(),
+            src.to_string_lossy().into_owned(),
+            "--quotes".into(),
+            draft.to_string_lossy().into_owned(),
+            "--index-dir".into(),
+            idx.to_string_lossy().into_owned(),
+        ];
+        if json {
+            a.push("--json".into());
+        }
+        a
+    };
+    let out = bin().args(args(false)).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("line 2: NonContiguous"), "{text}");
+    assert!(text.contains("sentence 2 precedes sentence 1"), "{text}");
+    assert!(
+        text.contains("in the quote's order, are at: line 3; line 1"),
+        "{text}"
+    );
+    assert!(text.contains("Not checked: 1 quotation(s) under"), "{text}");
+    assert!(text.contains("line 1: “the lamp”"), "{text}");
+
+    let out = bin().args(args(true)).output().unwrap();
+    let v = verify_json(&out, 3);
+    assert_eq!(v.as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(
+        v[0]["piece_places"],
+        serde_json::json!(["line 3", "line 1"])
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 quotation(s) under"), "{err}");
+}

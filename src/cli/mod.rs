@@ -326,18 +326,20 @@ fn run(cli: Cli) -> Result<i32> {
             let s = session(&dir, &o)?;
             let text = std::fs::read_to_string(&quotes)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
-            let inputs = crate::verify::parse_input(&text, s.config().validate.min_words)?;
+            let min_words = s.config().validate.min_words;
+            let inputs = crate::verify::parse_input(&text, min_words)?;
             update_or_keep(&s, !json && atty_stderr())?;
             let index = s.index()?;
             let bib = citations::load(common.bibliography.as_deref(), &s.config().cite, &index)?;
             let citing = bib.as_ref().map(|b| b.citing());
-            let results = s.verify(&inputs, citing.as_ref())?;
+            let results = s.verify(&inputs.check, citing.as_ref())?;
             citations::hint_without_bibliography(&results, bib.is_some());
             if json {
                 print::emit_json(&results)?;
             } else {
                 print::print_verify(&results);
             }
+            print::print_too_short(&inputs.too_short, min_words, json);
             // For a pre-commit hook or CI over a manuscript: 3 when any
             // quote is not validated or any citation does not check (1 and
             // 2 mean error and bad usage).

@@ -52,6 +52,13 @@ pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
         }
         if r.status != crate::validate::Status::Validated {
             let _ = writeln!(out, "    {}", clean(&r.note, false));
+            if !r.piece_places.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "    the pieces, in the quote's order, are at: {}",
+                    clean(&r.piece_places.join("; "), false)
+                );
+            }
             if let Some(t) = &r.copy_text {
                 let _ = writeln!(out, "    source text: “{}”", clean(t, false));
             }
@@ -352,5 +359,32 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
                 row.false_refusal_rate
             );
         }
+    }
+}
+
+/// The draft's quotations left unchecked for being short, each with why;
+/// with `--json` a one-line count on stderr (stdout stays the results).
+pub fn print_too_short(short: &[crate::verify::QuoteInput], min_words: usize, json: bool) {
+    if short.is_empty() {
+        return;
+    }
+    if json {
+        eprintln!(
+            "note: {} quotation(s) under {min_words} words not checked (run without --json to list them)",
+            short.len()
+        );
+        return;
+    }
+    println!(
+        "\nNot checked: {} quotation(s) under {min_words} words (too short to tell a quote \
+         from a phrase; [validate] min_words sets the limit)",
+        short.len()
+    );
+    for q in short {
+        let line = q.line.map_or(String::new(), |l| format!("line {l}: "));
+        println!(
+            "  {line}“{}”",
+            crate::text::sanitize_for_terminal(&q.quote, false)
+        );
     }
 }
