@@ -8,6 +8,7 @@ pub mod audit;
 pub mod budget;
 pub mod chunk;
 pub mod cite;
+pub mod citing;
 pub mod config;
 pub mod embed;
 pub mod eval;

@@ -10,6 +10,7 @@
 //! keeps one `Arc<Session>` and calls these from its workers; the CLI calls
 //! them directly, so both give the same outcome for the same question.
 
+use crate::citing::Loaded;
 use crate::config::{Config, EngineKind};
 use crate::embed::{self, Embedder, EmbedderKind};
 use crate::eval::{EvalReport, QuestionSet};
@@ -19,7 +20,7 @@ use crate::provider::Cancel;
 use crate::verify::{QuoteInput, QuoteResult};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// What the command line may change, as plain values.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +44,8 @@ pub struct Overrides {
     pub force: bool,
     /// The audit log also gets the whole outcome of every question.
     pub debug: bool,
+    /// Bibliography file; default: `[cite] bibliography` of the config.
+    pub bibliography: Option<PathBuf>,
 }
 
 /// A question's outcome with the index generation that answered it.
@@ -51,6 +54,9 @@ pub struct Answered {
     pub index: Arc<Index>,
     /// Why the audit record could not be written (not fatal).
     pub audit_error: Option<String>,
+    /// Why the quotes could not be cited from the bibliography (not fatal:
+    /// the answer stands without citations).
+    pub citation_error: Option<String>,
 }
 
 /// See the module documentation.
@@ -65,6 +71,8 @@ pub struct Session {
     engine: Box<dyn Engine>,
     /// The index generation questions go to; replaced after an update.
     index: RwLock<Option<Arc<Index>>>,
+    /// The bibliography tied to the sources of that index generation.
+    citations: Mutex<Option<(Arc<Index>, Arc<Loaded>)>>,
     warnings: Vec<String>,
 }
 
@@ -73,7 +81,10 @@ impl Session {
     /// and the engine. Touches no index yet.
     pub fn open(sources: &Path, o: &Overrides) -> Result<Session> {
         check_sources(sources, o.force)?;
-        let config = settle(o)?;
+        let mut config = settle(o)?;
+        if let Some(b) = &o.bibliography {
+            config.cite.bibliography = Some(b.clone());
+        }
         let mut embed_settings = embed::EmbedSettings::new(&config.embed, &config.llm);
         if let Some(d) = &o.model_dir {
             embed_settings.minilm_dir = Some(d.clone());
@@ -94,6 +105,7 @@ impl Session {
             embedder,
             engine,
             index: RwLock::new(None),
+            citations: Mutex::new(None),
             warnings,
         })
     }
@@ -213,6 +225,14 @@ impl Session {
             self.engine.as_ref(),
             cancel,
         )?;
+        let mut outcome = outcome;
+        let citation_error = match self.citations() {
+            Ok(Some(l)) => crate::citing::cite_answer(&mut outcome, &index, &l)
+                .err()
+                .map(|e| format!("cannot cite the quotes: {e:#}")),
+            Ok(None) => None,
+            Err(e) => Some(format!("{e:#}")),
+        };
         let audit_error = self.log_dir.as_ref().and_then(|dir| {
             crate::audit::record(dir, &outcome, self.debug)
                 .err()
@@ -222,7 +242,29 @@ impl Session {
             outcome,
             index,
             audit_error,
+            citation_error,
         })
+    }
+
+    /// The bibliography (`--bibliography`, else `[cite] bibliography`) tied
+    /// to the sources of the current index generation, read once per
+    /// generation; None when none is set.
+    pub fn citations(&self) -> Result<Option<Arc<Loaded>>> {
+        let Some(path) = self.config.cite.bibliography.clone() else {
+            return Ok(None);
+        };
+        let index = self.index()?;
+        let mut cache = self.citations.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((i, l)) = cache.as_ref()
+            && Arc::ptr_eq(i, &index)
+        {
+            return Ok(Some(l.clone()));
+        }
+        let loaded = crate::citing::load(&path, self.config.cite.style.as_deref(), &index)
+            .map_err(|e| anyhow::anyhow!("bibliography {}: {e:#}", path.display()))?;
+        let loaded = Arc::new(loaded);
+        *cache = Some((index, loaded.clone()));
+        Ok(Some(loaded))
     }
 
     /// Check quotes (from JSON lines or a draft) against the whole index,

@@ -1,7 +1,8 @@
 //! Verify quotes an author already has (JSON lines, or the quotations of a
 //! Markdown/text draft) against the whole corpus.
 
-use crate::cite::{Citation, CitationCheck, CiteStyle, Matched};
+pub use crate::cite::Citing;
+use crate::cite::{Citation, CitationCheck};
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::extract::Span;
@@ -233,13 +234,6 @@ fn resolve_source(index: &Index, given: &str) -> Option<String> {
         .find(|(id, _)| id.to_lowercase().rsplit('/').next() == Some(g.as_str()))
         .or_else(|| files.iter().find(|(_, f)| f.title.to_lowercase() == g))
         .map(|(id, _)| id.clone())
-}
-
-/// What `verify` needs to check citations: the bibliography tied to the
-/// sources, and the style validated quotes are cited in.
-pub struct Citing<'a> {
-    pub matched: &'a Matched,
-    pub style: &'a CiteStyle,
 }
 
 /// Check each quote against candidate chunks from the whole index.

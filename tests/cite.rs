@@ -357,3 +357,68 @@ fn page_labels_from_i_and_a_quote_across_a_page_break() {
     assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
     assert_eq!(r["page_found"], "ii–1");
 }
+
+/// `ask --bibliography`: each validated quote of a work in the bibliography
+/// is cited in the configured style with the printed page label of its
+/// page, the answer lists the work's reference, and each candidate's
+/// source carries its work's author and year; without a bibliography there
+/// is none of it.
+#[test]
+fn ask_cites_its_quotes_with_page_labels() {
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(sources.path().join("keepers.pdf"), labelled_pdf()).unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let ask = |bib: Option<&Path>| {
+        let mut cmd = bin();
+        cmd.arg("ask")
+            .arg(sources.path())
+            .arg("How far out at sea was the new horn heard?")
+            .args(["--json", "--index-dir"])
+            .arg(idx.path());
+        if let Some(b) = bib {
+            cmd.arg("--bibliography").arg(b);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let o = ask(Some(&fixture("keepers.bib")));
+    let s = o["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["content"].as_str().unwrap().contains("eleven miles"))
+        .unwrap_or_else(|| panic!("no quote about the horn: {o:#}"));
+    assert_eq!(s["status"], "validated");
+    // Physical page 3 is printed "1" (labels i, ii, then 1, 2).
+    assert_eq!(s["cite"]["page"], "1", "{s:#}");
+    assert_eq!(s["cite"]["key"], "ness1901");
+    assert_eq!(s["cite"]["author_year"], "Ness 1901");
+    assert_eq!(
+        s["cite"]["text"],
+        "“The new horn was heard eleven miles out on the calmest of evenings.” [@ness1901, p. 1]"
+    );
+    let refs = o["works"]["references"].as_array().unwrap();
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_eq!(refs[0][0], "ness1901");
+    let r = refs[0][1].as_str().unwrap();
+    assert!(
+        r.contains("Ness") && r.contains("Keepers of the Northern Lights"),
+        "{r}"
+    );
+    assert_eq!(o["works"]["by_source"]["keepers.pdf"], "Ness 1901");
+
+    let plain = ask(None);
+    assert!(plain.get("works").is_none(), "{plain:#}");
+    assert!(
+        plain["snippets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.get("cite").is_none())
+    );
+}

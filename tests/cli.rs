@@ -822,3 +822,57 @@ fn verify_explains_short_quotes_and_places_reordered_pieces() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("1 quotation(s) under"), "{err}");
 }
+
+/// Issue 15: each subcommand lists only the options it uses, every option
+/// has help text, and an option given before a subcommand that does not
+/// take it is a usage error rather than silently ignored.
+#[test]
+fn each_subcommand_lists_only_its_options_each_with_help() {
+    let help = |cmd: &[&str]| {
+        let mut a = cmd.to_vec();
+        a.push("--help");
+        let out = run(&a);
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let cases: [(&[&str], &[&str], &[&str]); 5] = [
+        (
+            &["index"],
+            &["--index-dir", "--embedder"],
+            &["--engine", "--bibliography", "--theme"],
+        ),
+        (
+            &["ask"],
+            &["--engine", "--base-url", "--top-k"],
+            &["--bibliography", "--theme"],
+        ),
+        (
+            &["verify"],
+            &["--bibliography", "--embedder"],
+            &["--engine", "--no-rerank", "--theme"],
+        ),
+        (
+            &["eval"],
+            &["--questions", "--engine"],
+            &["--bibliography", "--theme"],
+        ),
+        (&[], &["--theme", "--engine"], &["--quotes"]),
+    ];
+    for (cmd, has, lacks) in cases {
+        let h = help(cmd);
+        for o in has {
+            assert!(h.contains(o), "{cmd:?} lacks {o}:\n{h}");
+        }
+        for o in lacks {
+            assert!(!h.contains(o), "{cmd:?} lists {o}:\n{h}");
+        }
+        // Every option line says what the option does.
+        for l in h.lines().map(str::trim).filter(|l| l.starts_with("--")) {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            assert!(words.len() >= 3, "{cmd:?}: no help text for {l}");
+        }
+    }
+    let out = run(&["--engine", "llm", "verify", "--quotes", "q.md", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are for ask, eval and the board"));
+}

@@ -29,6 +29,12 @@ pub use style::CiteStyle;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
+/// A bibliography tied to the sources, with the style quotes are cited in.
+pub struct Citing<'a> {
+    pub matched: &'a Matched,
+    pub style: &'a CiteStyle,
+}
+
 /// `[cite]` in the config file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

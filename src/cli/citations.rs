@@ -2,70 +2,20 @@
 //! sources (the match reported on stderr), and each quote's citation check
 //! printed with its fix.
 
-use crate::cite::{
-    Bibliography, CitationCheck, CiteConfig, CiteStyle, MatchHow, Matched, SourceMeta,
-};
-use crate::index::Index;
+use crate::cite::{CitationCheck, MatchHow, Matched};
+use crate::citing::Loaded;
 use crate::text::sanitize_for_terminal as clean;
-use crate::verify::{Citing, QuoteResult};
-use anyhow::Result;
+use crate::verify::QuoteResult;
 use std::io::Write;
 use std::path::Path;
 
-/// A bibliography tied to the sources, and the citation style.
-pub(super) struct Loaded {
-    matched: Matched,
-    style: CiteStyle,
-}
-
-impl Loaded {
-    pub(super) fn citing(&self) -> Citing<'_> {
-        Citing {
-            matched: &self.matched,
-            style: &self.style,
-        }
-    }
-}
-
-/// Characters of a source's first chunks searched for a work's DOI.
-const HEAD_CHARS: usize = 6_000;
-
-/// The bibliography of `--bibliography` (else `[cite] bibliography`), tied
-/// to the sources of `index`; None when neither names one.
-pub(super) fn load(flag: Option<&Path>, cfg: &CiteConfig, index: &Index) -> Result<Option<Loaded>> {
-    let Some(path) = flag.or(cfg.bibliography.as_deref()) else {
-        return Ok(None);
-    };
-    let style = CiteStyle::parse(cfg.style.as_deref().unwrap_or("pandoc"))?;
-    let bib = Bibliography::load(path)?;
-    for w in &bib.warnings {
+/// Say on stderr what reading the bibliography found: its warnings, how
+/// many works were tied to sources and how, and what was left over.
+pub(super) fn report(loaded: &Loaded, path: &Path) {
+    for w in &loaded.warnings {
         eprintln!("warning: {}: {}", path.display(), clean(w, false));
     }
-    let sources: Vec<SourceMeta> = index
-        .manifest
-        .files
-        .iter()
-        .map(|(id, f)| SourceMeta {
-            id: id.clone(),
-            title: f.title.clone(),
-        })
-        .collect();
-    let mut head = |id: &str| {
-        let mut chunks = index.chunks_of(id).ok()?;
-        chunks.sort_by_key(|c| c.ordinal);
-        let mut text = String::new();
-        for c in chunks {
-            if text.len() >= HEAD_CHARS {
-                break;
-            }
-            text.push_str(&c.text);
-            text.push('\n');
-        }
-        Some(text)
-    };
-    let matched = Matched::new(bib, &sources, &mut head);
-    report_match(&matched);
-    Ok(Some(Loaded { matched, style }))
+    report_match(&loaded.matched);
 }
 
 /// Up to ten names, then how many more.

@@ -16,61 +16,111 @@ mod print;
 #[command(
     name = "research-board",
     version,
-    about = "Ask questions of your sources; get verbatim quotes you can trust."
+    about = "Ask questions of your sources; get verbatim quotes you can trust.",
+    after_help = "Run without a subcommand to open the board on DIR. Options given before a \
+                  subcommand apply to it when it takes them."
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Sources folder to open.
+    /// Sources folder to open in the board.
     dir: Option<PathBuf>,
     /// Board theme: dark, light, mono, or a theme file (TOML).
     #[arg(long, value_name = "NAME|FILE")]
     theme: Option<String>,
+    /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): quotes are
+    /// copied with their citation, and the board shows each work's author
+    /// and year.
+    #[arg(long, value_name = "FILE")]
+    bibliography: Option<PathBuf>,
     #[command(flatten)]
-    common: Common,
+    store: Store,
+    #[command(flatten)]
+    embed: Embed,
+    #[command(flatten)]
+    llm: Llm,
 }
 
-#[derive(Args, Debug, Clone, Default)]
-struct Common {
+/// Where the index and the configuration are: every command.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+struct Store {
     /// Where the index lives (default: the platform data directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     index_dir: Option<PathBuf>,
     /// Config file (TOML); default: research-board/config.toml in the platform config directory.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Embedder: builtin (default, semantic, offline), minilm (the full
-    /// transformer; needs --model-dir), openai (an /embeddings endpoint) or
-    /// none (BM25 only).
-    #[arg(long, global = true, value_name = "NAME")]
-    embedder: Option<EmbedderKind>,
-    /// all-MiniLM-L6-v2 model folder for --embedder minilm (env
-    /// RESEARCH_BOARD_MINILM_DIR; get one with scripts/fetch-minilm.sh).
-    #[arg(long, global = true, value_name = "DIR")]
-    model_dir: Option<PathBuf>,
-    /// Also write the whole pipeline of every query to the debug log.
-    #[arg(long, global = true)]
-    debug: bool,
-    /// Extractor: extractive (default, offline) or llm (OpenAI-compatible).
-    #[arg(long, global = true, value_name = "NAME")]
-    engine: Option<crate::config::EngineKind>,
-    /// LLM base URL, e.g. http://127.0.0.1:8080/v1 (env OPENAI_BASE_URL).
-    #[arg(long, global = true, value_name = "URL")]
-    base_url: Option<String>,
-    /// LLM model name (env OPENAI_MODEL).
-    #[arg(long, global = true, value_name = "NAME")]
-    model: Option<String>,
-    /// Do not let the LLM rerank candidates (the gate uses retrieval scores).
-    #[arg(long, global = true)]
-    no_rerank: bool,
     /// Allow the filesystem root or your home folder itself as the sources
     /// folder (refused by default: it would index the whole disk), and
     /// replace an index folder that holds another folder's index.
-    #[arg(long, global = true)]
+    #[arg(long)]
     force: bool,
-    /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): verify checks
-    /// each quote's citation against the work it names.
-    #[arg(long, global = true, value_name = "FILE")]
-    bibliography: Option<PathBuf>,
+}
+
+/// The embedder: every command that reads the sources.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+struct Embed {
+    /// Embedder: builtin (default, semantic, offline), minilm (the full
+    /// transformer; needs --model-dir and a build with --features minilm),
+    /// openai (an /embeddings endpoint) or none (BM25 only).
+    #[arg(long, value_name = "NAME")]
+    embedder: Option<EmbedderKind>,
+    /// all-MiniLM-L6-v2 model folder for --embedder minilm (env
+    /// RESEARCH_BOARD_MINILM_DIR; get one with scripts/fetch-minilm.sh).
+    #[arg(long, value_name = "DIR")]
+    model_dir: Option<PathBuf>,
+}
+
+/// The extractor and its LLM: the commands that answer questions.
+#[derive(Args, Debug, Clone, Default, PartialEq)]
+struct Llm {
+    /// Extractor: extractive (default, offline) or llm (OpenAI-compatible).
+    #[arg(long, value_name = "NAME")]
+    engine: Option<crate::config::EngineKind>,
+    /// LLM base URL, e.g. http://127.0.0.1:8080/v1 (env OPENAI_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// LLM model name (env OPENAI_MODEL).
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
+    /// Do not let the LLM rerank candidates (the gate uses retrieval scores).
+    #[arg(long)]
+    no_rerank: bool,
+    /// Also write the whole pipeline of every query to the debug log.
+    #[arg(long)]
+    debug: bool,
+}
+
+impl Store {
+    /// These options, filled in from those given before the subcommand.
+    fn or(self, top: &Store) -> Store {
+        Store {
+            index_dir: self.index_dir.or_else(|| top.index_dir.clone()),
+            config: self.config.or_else(|| top.config.clone()),
+            force: self.force || top.force,
+        }
+    }
+}
+
+impl Embed {
+    fn or(self, top: &Embed) -> Embed {
+        Embed {
+            embedder: self.embedder.or(top.embedder),
+            model_dir: self.model_dir.or_else(|| top.model_dir.clone()),
+        }
+    }
+}
+
+impl Llm {
+    fn or(self, top: &Llm) -> Llm {
+        Llm {
+            engine: self.engine.or(top.engine),
+            base_url: self.base_url.or_else(|| top.base_url.clone()),
+            model: self.model.or_else(|| top.model.clone()),
+            no_rerank: self.no_rerank || top.no_rerank,
+            debug: self.debug || top.debug,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -82,6 +132,10 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        store: Store,
+        #[command(flatten)]
+        embed: Embed,
     },
     /// Run the whole pipeline once and print the outcome.
     Ask {
@@ -98,6 +152,16 @@ enum Command {
         /// Use the index as it is, without checking the folder for changes.
         #[arg(long)]
         no_update: bool,
+        /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): each
+        /// validated quote of a work in it is cited in the configured style.
+        #[arg(long, value_name = "FILE")]
+        bibliography: Option<PathBuf>,
+        #[command(flatten)]
+        store: Store,
+        #[command(flatten)]
+        embed: Embed,
+        #[command(flatten)]
+        llm: Llm,
     },
     /// Check quotes (JSON lines, or a Markdown/text draft) against the sources.
     Verify {
@@ -109,6 +173,14 @@ enum Command {
         /// Print the results as JSON.
         #[arg(long)]
         json: bool,
+        /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): check each
+        /// quote's citation against the work it names.
+        #[arg(long, value_name = "FILE")]
+        bibliography: Option<PathBuf>,
+        #[command(flatten)]
+        store: Store,
+        #[command(flatten)]
+        embed: Embed,
     },
     /// Evaluate retrieval and refusals on a question file, or the claim
     /// support judge on labelled pairs (--claims).
@@ -138,6 +210,12 @@ enum Command {
         /// Also write the whole report as JSON to this file (to compare runs).
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
+        #[command(flatten)]
+        store: Store,
+        #[command(flatten)]
+        embed: Embed,
+        #[command(flatten)]
+        llm: Llm,
     },
 }
 
@@ -160,23 +238,39 @@ pub fn main() -> i32 {
     }
 }
 
-impl Common {
-    /// The flags as plain overrides for a [`Session`].
-    fn overrides(&self) -> Overrides {
-        Overrides {
-            config_file: self.config.clone(),
-            index_dir: self.index_dir.clone(),
-            embedder: self.embedder,
-            model_dir: self.model_dir.clone(),
-            engine: self.engine,
-            base_url: self.base_url.clone(),
-            model: self.model.clone(),
-            no_rerank: self.no_rerank,
-            top_k: None,
-            force: self.force,
-            debug: self.debug,
-        }
+/// The settings of a command as [`Session`] overrides.
+fn overrides(store: &Store, embed: &Embed, llm: &Llm) -> Overrides {
+    Overrides {
+        config_file: store.config.clone(),
+        index_dir: store.index_dir.clone(),
+        embedder: embed.embedder,
+        model_dir: embed.model_dir.clone(),
+        engine: llm.engine,
+        base_url: llm.base_url.clone(),
+        model: llm.model.clone(),
+        no_rerank: llm.no_rerank,
+        top_k: None,
+        force: store.force,
+        debug: llm.debug,
+        bibliography: None,
     }
+}
+
+/// Options given before a subcommand that it does not take are a usage
+/// error, not silently ignored.
+fn refuse_unused(cli: &Cli, takes_llm: bool, takes_bib: bool) -> Result<()> {
+    if cli.theme.is_some() {
+        bail_usage("--theme is for the board (no subcommand)")?;
+    }
+    if !takes_bib && cli.bibliography.is_some() {
+        bail_usage("--bibliography is for ask, verify and the board")?;
+    }
+    if !takes_llm && cli.llm != Llm::default() {
+        bail_usage(
+            "--engine, --base-url, --model, --no-rerank and --debug are for ask, eval and the board",
+        )?;
+    }
+    Ok(())
 }
 
 /// Open a session over `dir`, saying what the user should know about it.
@@ -269,11 +363,17 @@ fn update_or_keep(s: &Session, show_progress: bool) -> Result<()> {
     Ok(())
 }
 
-fn run(cli: Cli) -> Result<i32> {
-    let common = cli.common.clone();
-    let mut o = common.overrides();
-    match cli.command {
+fn run(mut cli: Cli) -> Result<i32> {
+    let command = cli.command.take();
+    let takes_llm = matches!(command, Some(Command::Ask { .. } | Command::Eval { .. }));
+    let takes_bib = matches!(command, Some(Command::Ask { .. } | Command::Verify { .. }));
+    if command.is_some() {
+        refuse_unused(&cli, takes_llm, takes_bib)?;
+    }
+    match command {
         None => {
+            let mut o = overrides(&cli.store, &cli.embed, &cli.llm);
+            o.bibliography = cli.bibliography.clone();
             let Some(dir) = cli.dir else {
                 use clap::CommandFactory;
                 Cli::command().print_help()?;
@@ -283,7 +383,17 @@ fn run(cli: Cli) -> Result<i32> {
             crate::tui::run(s, cli.theme)?;
             Ok(0)
         }
-        Some(Command::Index { dir, json }) => {
+        Some(Command::Index {
+            dir,
+            json,
+            store,
+            embed,
+        }) => {
+            let o = overrides(
+                &store.or(&cli.store),
+                &embed.or(&cli.embed),
+                &Llm::default(),
+            );
             let s = session(&dir, &o)?;
             let (mut progress, done) = progress_printer(!json && atty_stderr());
             let report = s.update(&mut progress);
@@ -302,35 +412,60 @@ fn run(cli: Cli) -> Result<i32> {
             json,
             top_k,
             no_update,
+            bibliography,
+            store,
+            embed,
+            llm,
         }) => {
             if top_k == Some(0) {
                 bail_usage("--top-k must be at least 1")?;
             }
+            let llm = llm.or(&cli.llm);
+            let mut o = overrides(&store.or(&cli.store), &embed.or(&cli.embed), &llm);
             o.top_k = top_k;
+            o.bibliography = bibliography.or(cli.bibliography.clone());
             let s = session(&dir, &o)?;
             if !no_update {
                 update_or_keep(&s, !json && atty_stderr())?;
             }
             let answered = s.ask(&question, None)?;
-            if let Some(e) = &answered.audit_error {
-                eprintln!("warning: {e}");
+            for e in [&answered.audit_error, &answered.citation_error]
+                .into_iter()
+                .flatten()
+            {
+                eprintln!("warning: {}", clean(e, false));
             }
             if json {
                 print::emit_json(&answered.outcome)?;
             } else {
-                print::print_outcome(&answered.outcome, common.debug);
+                print::print_outcome(&answered.outcome, llm.debug);
             }
             Ok(0)
         }
-        Some(Command::Verify { dir, quotes, json }) => {
+        Some(Command::Verify {
+            dir,
+            quotes,
+            json,
+            bibliography,
+            store,
+            embed,
+        }) => {
+            let mut o = overrides(
+                &store.or(&cli.store),
+                &embed.or(&cli.embed),
+                &Llm::default(),
+            );
+            o.bibliography = bibliography.or(cli.bibliography.clone());
             let s = session(&dir, &o)?;
             let text = std::fs::read_to_string(&quotes)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
             let min_words = s.config().validate.min_words;
             let inputs = crate::verify::parse_input(&text, min_words)?;
             update_or_keep(&s, !json && atty_stderr())?;
-            let index = s.index()?;
-            let bib = citations::load(common.bibliography.as_deref(), &s.config().cite, &index)?;
+            let bib = s.citations()?;
+            if let (Some(l), Some(path)) = (&bib, &s.config().cite.bibliography) {
+                citations::report(l, path);
+            }
             let citing = bib.as_ref().map(|b| b.citing());
             let results = s.verify(&inputs.check, citing.as_ref())?;
             citations::hint_without_bibliography(&results, bib.is_some());
@@ -358,7 +493,12 @@ fn run(cli: Cli) -> Result<i32> {
             split,
             report: report_file,
             claims,
+            store,
+            embed,
+            llm,
         }) => {
+            let store = store.or(&cli.store);
+            let mut o = overrides(&store, &embed.or(&cli.embed), &llm.or(&cli.llm));
             if split.as_deref().is_some_and(|s| s != "dev" && s != "test") {
                 bail_usage("--split must be dev or test")?;
             }
@@ -370,7 +510,7 @@ fn run(cli: Cli) -> Result<i32> {
                 Ok(())
             };
             if let Some(claims) = claims {
-                let config = crate::config::Config::load(common.config.as_deref())?;
+                let config = crate::config::Config::load(store.config.as_deref())?;
                 let report = crate::eval::run_claims(&claims, split.as_deref(), &config)?;
                 write_report(serde_json::to_string_pretty(&report)?)?;
                 if json {

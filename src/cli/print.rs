@@ -218,9 +218,23 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool) {
                     clean(s.model_source_location.as_deref().unwrap_or("-"), false)
                 );
             }
+            if let Some(c) = &s.cite {
+                let _ = writeln!(out, "    cite as: {}", clean(&c.text, false));
+            }
+        }
+    }
+    if let Some(w) = o.works.as_ref().filter(|w| !w.references.is_empty()) {
+        let _ = writeln!(
+            out,
+            "
+References"
+        );
+        for (_, r) in &w.references {
+            let _ = writeln!(out, "  {}", clean(r, false));
         }
     }
 }
+
 pub(super) fn print_claims(r: &crate::eval::ClaimsReport) {
     let mut out = std::io::stdout().lock();
     let labels = ["entails", "partial", "contradicts", "irrelevant"];

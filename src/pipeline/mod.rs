@@ -81,6 +81,35 @@ pub struct SnippetOut {
     /// words at the span(s), never the extractor's.
     pub copy_text: Option<String>,
     pub note: String,
+    /// With a bibliography: the work this validated quote is from, and the
+    /// quote cited in the configured style (`citing`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cite: Option<QuoteCite>,
+}
+
+/// One quote's citation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QuoteCite {
+    /// The bibliography key of the work.
+    pub key: String,
+    /// "Smith and Jones 2020".
+    pub author_year: String,
+    /// The page(s) as printed ("233", "4–5", "xii"), when the source has
+    /// pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<String>,
+    /// The quote with its citation in the configured style.
+    pub text: String,
+}
+
+/// The works behind an answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct AnswerWorks {
+    /// Author-year of the work of each candidate's source, by source id.
+    pub by_source: BTreeMap<String, String>,
+    /// The references of the works the validated quotes cite, in the order
+    /// first cited: (key, reference in the style's bibliography).
+    pub references: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -136,6 +165,10 @@ pub struct QueryOutcome {
     /// Why the reranker did not run or failed, when it did not score.
     pub rerank_error: Option<String>,
     pub timings_ms: Timings,
+    /// With a bibliography: the author-year of each candidate's work, by
+    /// source id, and the references of the works the quotes cite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub works: Option<AnswerWorks>,
 }
 
 impl QueryOutcome {
@@ -211,6 +244,7 @@ pub fn ask_with(
         usage: Usage::default(),
         rerank_error: None,
         timings_ms: Timings::default(),
+        works: None,
     };
 
     // 2. Rerank (when the engine does) and 3. gate. Without scores, the
@@ -488,6 +522,7 @@ fn validate_snippets(
             found_source_id: v.found_source_id,
             copy_text: v.copy_text,
             note: v.note,
+            cite: None,
         });
     }
     Ok(out)

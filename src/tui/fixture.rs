@@ -78,6 +78,7 @@ fn snippet(
         found_source_id: None,
         copy_text: copy_text.map(str::to_string),
         note: note.into(),
+        cite: None,
     }
 }
 
@@ -291,6 +292,7 @@ pub fn answer_outcome(chunks: usize, snippets: usize) -> QueryOutcome {
             total: 12.0,
             ..Default::default()
         },
+        works: None,
     }
 }
 
