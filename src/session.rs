@@ -54,9 +54,6 @@ pub struct Answered {
     pub index: Arc<Index>,
     /// Why the audit record could not be written (not fatal).
     pub audit_error: Option<String>,
-    /// Why the quotes could not be cited from the bibliography (not fatal:
-    /// the answer stands without citations).
-    pub citation_error: Option<String>,
 }
 
 /// See the module documentation.
@@ -233,6 +230,12 @@ impl Session {
             Ok(None) => None,
             Err(e) => Some(format!("{e:#}")),
         };
+        if let Some(e) = citation_error {
+            outcome.works = Some(pipeline::AnswerWorks {
+                error: Some(e),
+                ..Default::default()
+            });
+        }
         let audit_error = self.log_dir.as_ref().and_then(|dir| {
             crate::audit::record(dir, &outcome, self.debug)
                 .err()
@@ -242,7 +245,6 @@ impl Session {
             outcome,
             index,
             audit_error,
-            citation_error,
         })
     }
 

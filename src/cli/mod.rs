@@ -429,10 +429,12 @@ fn run(mut cli: Cli) -> Result<i32> {
                 update_or_keep(&s, !json && atty_stderr())?;
             }
             let answered = s.ask(&question, None)?;
-            for e in [&answered.audit_error, &answered.citation_error]
-                .into_iter()
-                .flatten()
-            {
+            let cite_error = answered
+                .outcome
+                .works
+                .as_ref()
+                .and_then(|w| w.error.clone());
+            for e in [&answered.audit_error, &cite_error].into_iter().flatten() {
                 eprintln!("warning: {}", clean(e, false));
             }
             if json {

@@ -110,6 +110,10 @@ pub struct AnswerWorks {
     /// The references of the works the validated quotes cite, in the order
     /// first cited: (key, reference in the style's bibliography).
     pub references: Vec<(String, String)>,
+    /// Why the quotes could not be cited (the bibliography unreadable):
+    /// the answer stands without citations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

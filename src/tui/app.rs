@@ -284,10 +284,11 @@ impl App {
                 o.counts.validated, o.counts.flagged, o.counts.dropped, o.timings_ms.total
             )
         };
-        let kind = if o.answer.refused {
-            StatusKind::Info
-        } else {
-            StatusKind::Ok
+        let (kind, msg) = match o.works.as_ref().and_then(|w| w.error.as_deref()) {
+            // The bibliography could not be used: say so, it stays.
+            Some(e) => (StatusKind::Error, format!("{msg} · not cited: {e}")),
+            None if o.answer.refused => (StatusKind::Info, msg),
+            None => (StatusKind::Ok, msg),
         };
         self.sel_chunk = 0;
         self.chunks_offset = 0;

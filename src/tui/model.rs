@@ -101,6 +101,16 @@ pub struct ExtraChunk {
 
 impl Board {
     pub fn new(outcome: QueryOutcome, extra: Vec<ExtraChunk>) -> Board {
+        // With a bibliography, a source's work goes before its title:
+        // "Ness 1901 · Keepers of the Northern Lights".
+        let titled = |source_id: &str, title: &str| match outcome
+            .works
+            .as_ref()
+            .and_then(|w| w.by_source.get(source_id))
+        {
+            Some(ay) => clean(&format!("{ay} · {title}")),
+            None => clean(title),
+        };
         let mut chunks: Vec<ChunkView> = outcome
             .candidates
             .iter()
@@ -108,7 +118,7 @@ impl Board {
             .map(|(i, c)| ChunkView {
                 id: c.id.clone(),
                 source_id: clean(&c.source_id),
-                title: clean(&c.source_title),
+                title: titled(&c.source_id, &c.source_title),
                 location: clean(&c.location),
                 text: clean_lines(&c.text),
                 candidate: Some(i),
@@ -160,7 +170,7 @@ impl Board {
                     n: s.n,
                     verdict: s.verdict,
                     status: s.status,
-                    title: clean(&s.source_title),
+                    title: titled(&s.source_id, &s.source_title),
                     location: clean(&s.location),
                     source_id: clean(&s.source_id),
                     found_source_id: s.found_source_id.as_deref().map(clean),

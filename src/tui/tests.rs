@@ -660,3 +660,63 @@ fn help_shows_its_scroll_position() {
     assert!(t.contains("j/k scroll · q/Esc close"), "{t}");
     insta::assert_snapshot!("help_80x24_scrolled", t);
 }
+
+/// With a bibliography, the board puts each work's author and year before
+/// its title, `y` copies a validated quote cited in the configured style,
+/// `Y` adds the references of the works cited; a flagged quote still copies
+/// the source's words with the plain template (it is not cited as the work).
+#[test]
+fn copies_cite_the_work_when_a_bibliography_names_it() {
+    use crate::pipeline::{AnswerWorks, QuoteCite};
+    let mut o = answer_outcome(6, 8);
+    let mut works = AnswerWorks::default();
+    works
+        .by_source
+        .insert("pharos-of-alexandria.md".into(), "Forster 1922".into());
+    works.references.push((
+        "forster1922".into(),
+        "Forster, E. M. 1922. Alexandria: A History and a Guide. Alexandria: Whitehead Morris."
+            .into(),
+    ));
+    o.works = Some(works);
+    let words = o.snippets[0].copy_text.clone().unwrap();
+    o.snippets[0].cite = Some(QuoteCite {
+        key: "forster1922".into(),
+        author_year: "Forster 1922".into(),
+        page: Some("12".into()),
+        text: format!("“{words}” [@forster1922, p. 12]"),
+    });
+    let mut app = app();
+    app.set_outcome(o, vec![]);
+    app.apply(Action::FocusPane(Focus::Snippets));
+    let t = text(&render(&mut app, 160, 40));
+    assert!(
+        t.contains("Forster 1922 · The Pharos of Alexandria ›"),
+        "{t}"
+    );
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        app.effects.pop(),
+        Some(Effect::Copy(format!("“{words}” [@forster1922, p. 12]")))
+    );
+    app.select_snippet(2);
+    key(&mut app, KeyCode::Char('y'));
+    key(&mut app, KeyCode::Char('y'));
+    let Some(Effect::Copy(flagged)) = app.effects.pop() else {
+        panic!("no copy")
+    };
+    assert!(flagged.starts_with("\"Pliny the Elder"), "{flagged}");
+    assert!(!flagged.contains("@forster1922"), "{flagged}");
+    key(&mut app, KeyCode::Char('Y'));
+    let Some(Effect::Copy(all)) = app.effects.pop() else {
+        panic!("no copy")
+    };
+    assert!(
+        all.starts_with(&format!("“{words}” [@forster1922, p. 12]\n")),
+        "{all}"
+    );
+    assert!(
+        all.ends_with("\n\nReferences\nForster, E. M. 1922. Alexandria: A History and a Guide. Alexandria: Whitehead Morris."),
+        "{all}"
+    );
+}

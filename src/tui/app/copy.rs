@@ -14,6 +14,13 @@ impl App {
             Status::Validated | Status::Flagged => s.copy_text.as_deref()?,
             Status::Dropped => return None,
         };
+        // A validated quote of a work in the bibliography: cited in the
+        // configured style (only ever with the source's own words).
+        if s.status == Status::Validated
+            && let Some(c) = &s.cite
+        {
+            return Some(c.text.clone());
+        }
         let (title, location, source) = match (&s.found_source_id, s.spans.first()) {
             (Some(found), Some(sp)) if *found != s.source_id => {
                 // Misattributed: cite where the words really are.
@@ -89,8 +96,20 @@ impl App {
             .collect();
         if lines.is_empty() {
             self.set_status(StatusKind::Info, "No validated quotes to copy.");
-        } else {
-            self.effects.push(Effect::Copy(lines.join("\n")));
+            return;
         }
+        // Then the references of the works they cite.
+        let mut text = lines.join("\n");
+        if let Some(w) = b
+            .outcome
+            .works
+            .as_ref()
+            .filter(|w| !w.references.is_empty())
+        {
+            text.push_str("\n\nReferences\n");
+            let refs: Vec<&str> = w.references.iter().map(|(_, r)| r.as_str()).collect();
+            text.push_str(&refs.join("\n"));
+        }
+        self.effects.push(Effect::Copy(text));
     }
 }
