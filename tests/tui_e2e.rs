@@ -35,6 +35,10 @@ fn env(tmp: &Path) -> Vec<(&'static str, String)> {
         ("XDG_CACHE_HOME", p("cache")),
         ("RESEARCH_BOARD_LOG_DIR", p("logs")),
         ("RESEARCH_BOARD_CLIPBOARD", "osc52".into()),
+        // `o` opens a text source in $EDITOR: a script that notes its
+        // arguments (made by the test that presses `o`).
+        ("EDITOR", p("editor.sh")),
+        ("VISUAL", String::new()),
         ("TERM", "xterm-256color".into()),
     ]
 }
@@ -425,6 +429,55 @@ fn modal_keys_and_a_flagged_copy_in_whole_words() {
         "{copied}"
     );
     board.send(b"q");
+    let deadline = Instant::now() + timeout();
+    while board.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the board did not quit");
+        board.pump(Duration::from_millis(50));
+    }
+}
+
+/// Issue 14: `o` opens the selected quote's source in `$EDITOR` at the
+/// line the quote is on; the board steps aside and comes back.
+#[test]
+fn o_opens_the_source_at_the_quote_in_the_editor() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let args_file = tmp.path().join("editor-args");
+    let script = tmp.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$@\" > '{}'\n", args_file.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let index_dir = tmp.path().join("index");
+    let mut board = start(tmp.path(), &index_dir);
+    board.wait_for("the index to be ready", |s| s.contains("Index ready:"));
+    board.send(QUESTION.as_bytes());
+    board.send(b"\r");
+    board.wait_for("the answer", |s| {
+        s.contains("Snippets ✓") && s.contains(" validated, ")
+    });
+    board.send(b"o");
+    let s = board.wait_for("the board back after the editor", |s| s.contains("Opened "));
+    assert!(s.contains("at line"), "{s}");
+    let args = std::fs::read_to_string(&args_file).expect("the editor ran");
+    let mut words = args.split_whitespace();
+    let line: usize = words
+        .next()
+        .and_then(|w| w.strip_prefix('+'))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no +LINE in {args:?}"));
+    let path = words.collect::<Vec<_>>().join(" ");
+    assert!(path.starts_with(sources().to_str().unwrap()), "{path}");
+    // The line holds the start of quote [1].
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.lines().nth(line - 1).unwrap_or_default();
+    assert!(at.contains("Sostratus"), "line {line} of {path}: {at:?}");
+    // The board answers keys again.
+    board.send(b"?");
+    board.wait_for("help", |s| s.contains("Help — keys and verdicts"));
+    board.send(b"qq");
     let deadline = Instant::now() + timeout();
     while board.child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "the board did not quit");

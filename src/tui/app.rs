@@ -94,6 +94,8 @@ pub enum Effect {
     /// Abandon the running query's LLM calls.
     Cancel(u64),
     Copy(String),
+    /// Open a source at a quote.
+    Open(super::open::Target),
 }
 
 /// Where each part of the board goes, laid out before each frame
@@ -543,7 +545,8 @@ impl App {
             Action::FocusPrev => self.focus = self.focus.step(-1),
             Action::FocusInput => self.focus = Focus::Input,
             Action::FocusPane(f) => self.focus = f,
-            Action::Open => self.focus = Focus::Preview,
+            Action::Preview => self.focus = Focus::Preview,
+            Action::OpenSource => self.open_source(),
             Action::Up => self.up_down(-1),
             Action::Down => self.up_down(1),
             Action::PageUp => self.up_down(-10),

@@ -24,6 +24,8 @@ pub struct TuiConfig {
     pub watch: WatchSetting,
     /// Seconds between looks at the folder when polling.
     pub poll_interval_s: f64,
+    /// How `o` opens a source at the quote (`[open]`: `text`, `pdf`).
+    pub open: super::open::OpenConfig,
 }
 
 /// See [`TuiConfig::watch`].
@@ -44,6 +46,7 @@ impl Default for TuiConfig {
             history_size: 500,
             watch: WatchSetting::Events,
             poll_interval_s: 2.0,
+            open: Default::default(),
         }
     }
 }

@@ -71,6 +71,25 @@ pub fn leave() {
     );
 }
 
+/// Run `argv` in this terminal (an editor): the board steps aside (normal
+/// screen, cooked mode) until it exits, then comes back and redraws.
+pub fn run_in_terminal(
+    term: &mut Term,
+    argv: &[String],
+) -> anyhow::Result<std::process::ExitStatus> {
+    leave();
+    let status = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .status();
+    enable_raw_mode().map_err(|e| anyhow::anyhow!("cannot use this terminal: {e}"))?;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // The new screen is blank: make the next frame draw everything. (Not
+    // `Terminal::clear`, which asks the terminal where its cursor is and
+    // waits when the terminal does not answer.)
+    term.draw(|f| f.render_widget(ratatui::widgets::Clear, f.area()))?;
+    Ok(status.map_err(|e| anyhow::anyhow!("cannot run {}: {e}", argv[0]))?)
+}
+
 /// The message of a panic payload.
 pub fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {

@@ -85,6 +85,44 @@ impl App {
         }
     }
 
+    /// `o`: the selected quote's source at its place (the selected chunk's
+    /// when the Preview follows Chunks).
+    pub(super) fn open_source(&mut self) {
+        use crate::tui::open::Target;
+        let Some(b) = &self.board else {
+            self.set_status(StatusKind::Info, "Nothing to open yet: ask a question.");
+            return;
+        };
+        let o = &b.outcome;
+        let of_chunk = |i: usize| {
+            let c = &o.candidates[i];
+            Target::at(&c.source_id, c.place.as_deref())
+        };
+        let snippet = self
+            .sel_snippet
+            .filter(|_| self.preview_of != super::Focus::Chunks)
+            .and_then(|i| o.snippets.get(i).zip(b.snippets.get(i)));
+        let target = match snippet {
+            Some((s, _)) if s.place.is_some() => Target::at(&s.source_id, s.place.as_deref()),
+            Some((_, v)) => match v.chunk().and_then(|c| b.chunks[c].candidate) {
+                Some(i) => of_chunk(i),
+                None => match v.chunk() {
+                    Some(c) => Target::at(&b.chunks[c].source_id, None),
+                    None => {
+                        self.set_status(
+                            StatusKind::Info,
+                            "This quote was not found in any source: nothing to open.",
+                        );
+                        return;
+                    }
+                },
+            },
+            None if self.sel_chunk < o.candidates.len() => of_chunk(self.sel_chunk),
+            None => return,
+        };
+        self.effects.push(Effect::Open(target));
+    }
+
     pub(super) fn copy_all(&mut self) {
         let Some(b) = &self.board else {
             self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");

@@ -13,7 +13,9 @@ pub enum Action {
     /// Jump to a pane (number keys 1–5).
     FocusPane(Focus),
     /// Enter in Chunks, Snippets or Answer: show the selection in Preview.
-    Open,
+    Preview,
+    /// `o`: open the selected quote's (or chunk's) source at its place.
+    OpenSource,
     Up,
     Down,
     Top,
@@ -130,8 +132,9 @@ impl App {
             KeyCode::Enter
                 if matches!(self.focus, Focus::Chunks | Focus::Snippets | Focus::Answer) =>
             {
-                Action::Open
+                Action::Preview
             }
+            KeyCode::Char('o') => Action::OpenSource,
             _ => return None,
         })
     }

@@ -141,8 +141,8 @@ pub fn key_hints(app: &App) -> &'static str {
         Some(_) => "j/k scroll · q/Esc close · ? help",
         None => match app.focus {
             Focus::Input => "Enter ask · ↑↓ history · Esc panes · ? help",
-            Focus::Chunks => "j/k move · Enter preview · 1-5 panes · ? help",
-            Focus::Snippets => "j/k move · y copy · Y all · x flagged · d why · ? help",
+            Focus::Chunks => "j/k move · Enter preview · o open · 1-5 panes · ? help",
+            Focus::Snippets => "j/k move · y copy · Y all · o open · x flagged · d why · ? help",
             Focus::Gate => "n numbers · j/k scroll · ? help",
             Focus::Answer => "j/k citations · y copy · Enter preview · ? help",
             Focus::Preview => "j/k scroll · g/G ends · / ask · ? help",
