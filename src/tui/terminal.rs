@@ -87,7 +87,7 @@ pub fn run_in_terminal(
     // `Terminal::clear`, which asks the terminal where its cursor is and
     // waits when the terminal does not answer.)
     term.draw(|f| f.render_widget(ratatui::widgets::Clear, f.area()))?;
-    Ok(status.map_err(|e| anyhow::anyhow!("cannot run {}: {e}", argv[0]))?)
+    status.map_err(|e| anyhow::anyhow!("cannot run {}: {e}", argv[0]))
 }
 
 /// The message of a panic payload.

@@ -33,7 +33,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("PgUp PgDn  Ctrl-U Ctrl-D", "page up / down"),
     ("Answer: j k", "step through citations [n]; selects quote n"),
     ("y", "copy the selected quote with its citation"),
-    ("Y", "copy all validated quotes, one per line (and their references)"),
+    (
+        "Y",
+        "copy all validated quotes, one per line (and their references)",
+    ),
     ("o", "open the quote's source at its line ($EDITOR) or page"),
     ("x", "hide / show flagged and dropped quotes"),
     ("n", "show / hide the numbers behind the gate's decision"),
