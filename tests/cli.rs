@@ -876,3 +876,33 @@ fn each_subcommand_lists_only_its_options_each_with_help() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("are for ask, eval and the board"));
 }
+
+/// Issue 14: `ask` links each quote's source (OSC 8) when the terminal can
+/// show links (`RESEARCH_BOARD_HYPERLINKS=1` here); piped, it prints none.
+#[test]
+fn ask_links_sources_for_terminals_that_show_links() {
+    let idx = tempfile::tempdir().unwrap();
+    let ask = |links: &str| {
+        let out = bin()
+            .args([
+                "ask",
+                samples().to_str().unwrap(),
+                "Who was the architect of the Pharos of Alexandria?",
+                "--index-dir",
+                idx.path().to_str().unwrap(),
+            ])
+            .env("RESEARCH_BOARD_HYPERLINKS", links)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let on = ask("1");
+    let file = samples()
+        .canonicalize()
+        .unwrap()
+        .join("pharos-of-alexandria.md");
+    let link = format!("\x1b]8;;file://{}\x1b\\The Pharos", file.display());
+    assert!(on.contains(&link), "{on:?}");
+    assert!(!ask("0").contains('\x1b'));
+}

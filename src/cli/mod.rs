@@ -440,7 +440,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             if json {
                 print::emit_json(&answered.outcome)?;
             } else {
-                print::print_outcome(&answered.outcome, llm.debug);
+                print::print_outcome(&answered.outcome, llm.debug, &print::Links::new(&dir));
             }
             Ok(0)
         }
@@ -474,7 +474,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             if json {
                 print::emit_json(&results)?;
             } else {
-                print::print_verify(&results);
+                print::print_verify(&results, &print::Links::new(&dir));
             }
             print::print_too_short(&inputs.too_short, min_words, json);
             // For a pre-commit hook or CI over a manuscript: 3 when any

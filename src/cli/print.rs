@@ -15,7 +15,61 @@ pub(super) fn emit_json<T: serde::Serialize>(value: &T) -> Result<()> {
         r => Ok(r?),
     }
 }
-pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
+/// OSC 8 hyperlinks to sources (`file://…#page=N`) when stdout is a
+/// terminal that is not `dumb`; `RESEARCH_BOARD_HYPERLINKS=1` or `0` decides
+/// instead.
+pub(super) struct Links {
+    root: Option<std::path::PathBuf>,
+}
+
+impl Links {
+    pub(super) fn new(sources: &std::path::Path) -> Links {
+        use std::io::IsTerminal;
+        let on = match std::env::var("RESEARCH_BOARD_HYPERLINKS").as_deref() {
+            Ok("1") => true,
+            Ok("0") => false,
+            _ => {
+                std::io::stdout().is_terminal()
+                    && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            }
+        };
+        Links {
+            root: on.then(|| {
+                sources
+                    .canonicalize()
+                    .unwrap_or_else(|_| sources.to_path_buf())
+            }),
+        }
+    }
+
+    /// `text` (already terminal-safe) as a link to `source_id`, at `page`.
+    fn to(&self, source_id: &str, page: Option<&str>, text: &str) -> String {
+        let Some(root) = &self.root else {
+            return text.to_string();
+        };
+        let path = root.join(source_id);
+        let mut url = String::from("file://");
+        // Percent-encode everything but unreserved characters and '/': no
+        // control character or terminator can reach the terminal.
+        for b in path.to_string_lossy().bytes() {
+            if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+                url.push(b as char);
+            } else {
+                url.push_str(&format!("%{b:02X}"));
+            }
+        }
+        if let Some(n) = page
+            .and_then(|p| p.strip_prefix("p. "))
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            url.push_str("#page=");
+            url.push_str(n);
+        }
+        format!("\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\")
+    }
+}
+
+pub(super) fn print_verify(results: &[crate::verify::QuoteResult], links: &Links) {
     use crate::text::sanitize_for_terminal as clean;
     let mut out = std::io::stdout().lock();
     for r in results {
@@ -45,7 +99,7 @@ pub(super) fn print_verify(results: &[crate::verify::QuoteResult]) {
             let _ = writeln!(
                 out,
                 "    in {} — {}{}",
-                clean(id, false),
+                links.to(id, r.place.as_deref(), &clean(id, false)),
                 clean(loc, false),
                 span
             );
@@ -140,7 +194,7 @@ pub(super) fn print_index_report(r: &UpdateReport) {
         }
     }
 }
-pub(super) fn print_outcome(o: &QueryOutcome, debug: bool) {
+pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
     use crate::text::sanitize_for_terminal as clean;
     let mut out = std::io::stdout().lock();
     let g = &o.gate;
@@ -195,7 +249,11 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool) {
                 s.verdict,
                 s.status,
                 s.similarity,
-                clean(&s.source_title, false),
+                links.to(
+                    &s.source_id,
+                    s.place.as_deref(),
+                    &clean(&s.source_title, false)
+                ),
                 clean(&s.location, false),
                 s.place
                     .as_deref()
@@ -400,5 +458,29 @@ pub fn print_too_short(short: &[crate::verify::QuoteInput], min_words: usize, js
             "  {line}“{}”",
             crate::text::sanitize_for_terminal(&q.quote, false)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Links;
+
+    /// A link's URL is percent-encoded: no ESC, BEL or space from a file
+    /// name reaches the terminal; a PDF page becomes `#page=N`.
+    #[test]
+    fn hyperlinks_are_encoded() {
+        let l = Links {
+            root: Some("/books/my notes".into()),
+        };
+        let s = l.to("a\u{1b}]0;x\u{7}.pdf", Some("p. 12"), "A");
+        assert_eq!(
+            s,
+            "\u{1b}]8;;file:///books/my%20notes/a%1B%5D0%3Bx%07.pdf#page=12\u{1b}\\A\u{1b}]8;;\u{1b}\\"
+        );
+        assert_eq!(
+            l.to("n.md", Some("line 4"), "B").matches('\u{1b}').count(),
+            4
+        );
+        assert_eq!(Links { root: None }.to("n.md", None, "C"), "C");
     }
 }
