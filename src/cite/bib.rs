@@ -122,13 +122,14 @@ impl Bibliography {
         let mut works = Vec::new();
         let mut warnings = Vec::new();
         for entry in parsed.iter() {
-            let converted = match hayagriva::Entry::try_from(entry) {
+            let mut converted = match hayagriva::Entry::try_from(entry) {
                 Ok(c) => c,
                 Err(e) => {
                     warnings.push(format!("@{}: {e}", entry.key));
                     continue;
                 }
             };
+            in_a_book(&mut converted);
             let field = |name: &str| entry.get(name).map(|c| c.format_verbatim());
             let files = field("file").map(|f| file_names(&f)).unwrap_or_default();
             let doi = field("doi").and_then(|d| clean_doi(&d));
@@ -661,5 +662,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("line "), "{e}");
+    }
+}
+
+/// A chapter of an edited book (`@incollection`) becomes, in hayagriva, an
+/// `Anthos` inside an `Anthology`, for which hayagriva gives CSL styles
+/// the book's title twice (as container and as volume title: "In Lights of
+/// the Ancient World, edited by …, Lights of the Ancient World"). As a
+/// chapter in a `Book` it is rendered once.
+fn in_a_book(e: &mut hayagriva::Entry) {
+    use hayagriva::types::EntryType;
+    if *e.entry_type() != EntryType::Anthos
+        || e.parents().len() != 1
+        || *e.parents()[0].entry_type() != EntryType::Anthology
+    {
+        return;
+    }
+    let Ok(mut v) = serde_json::to_value(&e.parents()[0]) else {
+        return;
+    };
+    v["type"] = serde_json::Value::from("book");
+    let one = serde_json::json!({ "book": v });
+    if let Ok(lib) = serde_json::from_value::<hayagriva::Library>(one)
+        && let Some(book) = lib.get("book")
+    {
+        e.set_parents(vec![book.clone()]);
     }
 }
