@@ -507,6 +507,31 @@ pub fn title_similarity(a: &str, b: &str) -> f32 {
     2.0 * common as f32 / (a.len() + b.len()) as f32
 }
 
+/// A chapter of an edited book (`@incollection`) becomes, in hayagriva, an
+/// `Anthos` inside an `Anthology`, for which hayagriva gives CSL styles
+/// the book's title twice (as container and as volume title: "In Lights of
+/// the Ancient World, edited by …, Lights of the Ancient World"). As a
+/// chapter in a `Book` it is rendered once.
+fn in_a_book(e: &mut hayagriva::Entry) {
+    use hayagriva::types::EntryType;
+    if *e.entry_type() != EntryType::Anthos
+        || e.parents().len() != 1
+        || *e.parents()[0].entry_type() != EntryType::Anthology
+    {
+        return;
+    }
+    let Ok(mut v) = serde_json::to_value(&e.parents()[0]) else {
+        return;
+    };
+    v["type"] = serde_json::Value::from("book");
+    let one = serde_json::json!({ "book": v });
+    if let Ok(lib) = serde_json::from_value::<hayagriva::Library>(one)
+        && let Some(book) = lib.get("book")
+    {
+        e.set_parents(vec![book.clone()]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,30 +687,5 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("line "), "{e}");
-    }
-}
-
-/// A chapter of an edited book (`@incollection`) becomes, in hayagriva, an
-/// `Anthos` inside an `Anthology`, for which hayagriva gives CSL styles
-/// the book's title twice (as container and as volume title: "In Lights of
-/// the Ancient World, edited by …, Lights of the Ancient World"). As a
-/// chapter in a `Book` it is rendered once.
-fn in_a_book(e: &mut hayagriva::Entry) {
-    use hayagriva::types::EntryType;
-    if *e.entry_type() != EntryType::Anthos
-        || e.parents().len() != 1
-        || *e.parents()[0].entry_type() != EntryType::Anthology
-    {
-        return;
-    }
-    let Ok(mut v) = serde_json::to_value(&e.parents()[0]) else {
-        return;
-    };
-    v["type"] = serde_json::Value::from("book");
-    let one = serde_json::json!({ "book": v });
-    if let Ok(lib) = serde_json::from_value::<hayagriva::Library>(one)
-        && let Some(book) = lib.get("book")
-    {
-        e.set_parents(vec![book.clone()]);
     }
 }
