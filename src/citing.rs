@@ -3,7 +3,7 @@
 //! answer's validated quotes cited with it. Kept apart from `cite` (which
 //! the config names) because it needs the index and the pipeline's outcome.
 
-use crate::cite::{Bibliography, CiteStyle, Citing, Matched, PageRange, SourceMeta};
+use crate::cite::{Bibliography, CiteStyle, Citing, Matched, SourceMeta};
 use crate::index::Index;
 use crate::pipeline::{AnswerWorks, QueryOutcome, QuoteCite};
 use crate::validate::Status;
@@ -76,14 +76,6 @@ pub fn cite_answer(outcome: &mut QueryOutcome, index: &Index, loaded: &Loaded) -
             works.by_source.insert(c.source_id.clone(), w.author_year());
         }
     }
-    let label = |src: &str, p: u32| {
-        index
-            .manifest
-            .files
-            .get(src)
-            .map(|f| f.page_label(p))
-            .unwrap_or_else(|| p.to_string())
-    };
     for s in &mut outcome.snippets {
         // A misattributed quote is not validated; a validated one is in the
         // source it cites.
@@ -103,21 +95,11 @@ pub fn cite_answer(outcome: &mut QueryOutcome, index: &Index, loaded: &Loaded) -
                 pages.push(p);
             }
         }
-        let page = pages.iter().min().zip(pages.iter().max()).map(|(a, b)| {
-            let r = PageRange {
-                first: *a,
-                last: *b,
-            };
-            if r.first == r.last {
-                label(&s.source_id, r.first)
-            } else {
-                format!(
-                    "{}–{}",
-                    label(&s.source_id, r.first),
-                    label(&s.source_id, r.last)
-                )
-            }
-        });
+        let page = pages
+            .iter()
+            .min()
+            .zip(pages.iter().max())
+            .map(|(a, b)| index.manifest.pages_label(&s.source_id, *a, *b));
         s.cite = Some(QuoteCite {
             key: work.key.clone(),
             author_year: work.author_year(),

@@ -256,14 +256,7 @@ pub fn verify_with(
     cfg: &Config,
     citing: Option<&Citing<'_>>,
 ) -> Result<Vec<QuoteResult>> {
-    let label = |src: &str, p: u32| {
-        index
-            .manifest
-            .files
-            .get(src)
-            .map(|f| f.page_label(p))
-            .unwrap_or_else(|| p.to_string())
-    };
+    let label = |src: &str, p: u32| index.manifest.page_label(src, p);
     let mut out = Vec::with_capacity(quotes.len());
     for q in quotes {
         // The works the citation names, and their sources.
@@ -405,14 +398,6 @@ pub fn verify_with(
             out.push(r);
             continue;
         };
-        let page_label = |p: crate::cite::PageRange, src: &str| {
-            let a = label(src, p.first);
-            if p.last == p.first {
-                a
-            } else {
-                format!("{a}–{}", label(src, p.last))
-            }
-        };
         if let Some(cit) = &q.citation {
             let at = found.map(|c| crate::cite::check::Located {
                 source_id: &c.source_id,
@@ -453,7 +438,7 @@ pub fn verify_with(
             && let Some(f) = found
             && let Some(w) = citing.matched.work_of_source(&f.source_id)
         {
-            let page = pages.map(|p| page_label(p, &f.source_id));
+            let page = pages.map(|p| index.manifest.pages_label(&f.source_id, p.first, p.last));
             let words = v.copy_text.as_deref().unwrap_or(&q.quote);
             r.cite_as = Some(citing.style.cite(words, w, page.as_deref()));
         }

@@ -64,6 +64,28 @@ impl FileEntry {
     }
 }
 
+impl Manifest {
+    /// The printed label of physical page `page` of `source_id` ("iv",
+    /// "233"), else the number itself.
+    pub fn page_label(&self, source_id: &str, page: u32) -> String {
+        self.files
+            .get(source_id)
+            .map(|f| f.page_label(page))
+            .unwrap_or_else(|| page.to_string())
+    }
+
+    /// The printed labels of pages `first` to `last`: "4", or "ii–1" for a
+    /// quote that runs onto the next page.
+    pub fn pages_label(&self, source_id: &str, first: u32, last: u32) -> String {
+        let a = self.page_label(source_id, first);
+        if last == first {
+            a
+        } else {
+            format!("{a}–{}", self.page_label(source_id, last))
+        }
+    }
+}
+
 /// Everything about one generation except the chunks themselves.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Manifest {
