@@ -89,6 +89,18 @@ impl Board {
         }
     }
 
+    /// Wait for the board to exit (after `q`).
+    fn exit_status(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + timeout();
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "the board did not quit");
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
     fn send(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).unwrap();
         self.writer.flush().unwrap();
@@ -249,14 +261,7 @@ fn ask_see_the_panes_copy_a_quote_and_quit() {
 
     // q quits, the terminal is restored, exit code 0.
     board.send(b"q");
-    let deadline = Instant::now() + timeout();
-    let status = loop {
-        if let Some(s) = board.child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "the board did not quit");
-        board.pump(Duration::from_millis(50));
-    };
+    let status = board.exit_status();
     board.pump(Duration::from_millis(200));
     assert!(status.success(), "exit status {status:?}");
     let tail = String::from_utf8_lossy(&board.raw[board.raw.len().saturating_sub(200)..]);
@@ -339,11 +344,7 @@ fn the_board_notices_a_new_file_and_answers_from_it() {
     });
     assert!(screen.contains("✓ [1]"), "a validated snippet:\n{screen}");
     board.send(b"q");
-    let deadline = Instant::now() + timeout();
-    while board.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "the board did not quit");
-        board.pump(Duration::from_millis(50));
-    }
+    board.exit_status();
 }
 
 /// Keys as a new user presses them (issue 15): `q` in help closes help, not
@@ -429,11 +430,7 @@ fn modal_keys_and_a_flagged_copy_in_whole_words() {
         "{copied}"
     );
     board.send(b"q");
-    let deadline = Instant::now() + timeout();
-    while board.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "the board did not quit");
-        board.pump(Duration::from_millis(50));
-    }
+    board.exit_status();
 }
 
 /// Issue 14: `o` opens the selected quote's source in `$EDITOR` at the
@@ -478,9 +475,5 @@ fn o_opens_the_source_at_the_quote_in_the_editor() {
     board.send(b"?");
     board.wait_for("help", |s| s.contains("Help — keys and verdicts"));
     board.send(b"qq");
-    let deadline = Instant::now() + timeout();
-    while board.child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "the board did not quit");
-        board.pump(Duration::from_millis(50));
-    }
+    board.exit_status();
 }
