@@ -115,3 +115,90 @@ pub fn cite_answer(outcome: &mut QueryOutcome, index: &Index, loaded: &Loaded) -
     outcome.works = Some(works);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cite::{Bibliography, CiteStyle};
+    use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "the",
+        "keeper",
+        "lit",
+        "lamp",
+        "at",
+        "dusk;",
+        "fog",
+        "rolled",
+        "in",
+        "from",
+        "sea.",
+        "“Never”",
+        "said",
+        "he,",
+        "cannot",
+        "1811",
+        "½",
+        "light-",
+        "house",
+        "*not*",
+        "Grace",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// A quote copied with its citation carries the source's words: in
+        /// every style, the words between the quotation marks validate
+        /// against the source at the same span as the quote itself.
+        #[test]
+        fn a_cited_copy_is_still_the_sources_words(
+            words in proptest::collection::vec(0..WORDS.len(), 8..40),
+            breaks in proptest::collection::vec(any::<bool>(), 40),
+            from in 0usize..8, len in 4usize..12, style in 0usize..4,
+        ) {
+            // Source text with line breaks here and there (PDF-like wrapping).
+            let mut text = String::new();
+            for (i, w) in words.iter().enumerate() {
+                if i > 0 {
+                    text.push(if breaks[i] { '\n' } else { ' ' });
+                }
+                text.push_str(WORDS[*w]);
+            }
+            let chunk = ChunkRef { id: "s.md#0", source_id: "s.md", text: &text };
+            let cfg = ValidateConfig::default();
+            let toks: Vec<&str> = text.split_whitespace().collect();
+            let end = (from + len).min(toks.len());
+            prop_assume!(end > from + 3);
+            let quote = toks[from..end].join(" ");
+            let v = validate(&quote, "s.md", &[chunk], &cfg);
+            prop_assume!(v.status == Status::Validated);
+            let words = v.copy_text.clone().unwrap();
+            let bib = Bibliography::from_biblatex(
+                "@book{k, author = {Ness, Ada}, title = {Keepers}, year = {1901}}",
+            )
+            .unwrap();
+            let s = CiteStyle::parse(["pandoc", "plain", "chicago-author-date", "apa"][style])
+                .unwrap();
+            let cited = s.cite(&words, &bib.works[0], Some("4"));
+            // The quoted words: between the opening mark and the mark that
+            // closes them before the citation.
+            let open = cited.chars().next().unwrap();
+            let close = if open == '“' { "” " } else { "\" " };
+            let inner = &cited[open.len_utf8()..cited.rfind(close).unwrap()];
+            let again = validate(inner, "s.md", &[chunk], &cfg);
+            prop_assert_eq!(again.status, Status::Validated, "{} → {}", quote, cited);
+            // The same passage: the spans differ at most by markup marks at
+            // their ends ("*not*" quoted as "not").
+            prop_assert_eq!(again.spans.len(), v.spans.len());
+            let chars: Vec<char> = text.chars().collect();
+            let marks = |a: usize, b: usize| {
+                chars[a.min(b)..a.max(b)].iter().all(|c| "*_`[]".contains(*c) || c.is_whitespace())
+            };
+            for (x, y) in again.spans.iter().zip(&v.spans) {
+                prop_assert!(marks(x.start, y.start) && marks(x.end, y.end), "{:?} vs {:?}", x, y);
+            }
+        }
+    }
+}

@@ -264,6 +264,10 @@ pub fn reader_text(s: &str) -> String {
         if let Some(n) = normalize::markup_run(s, b, prev).or_else(|| normalize::link_markup(s, b))
         {
             skip = s[b..b + n].chars().count() - 1;
+            // A hyphen ends a word across a line only when a letter comes
+            // straight after the break, as validation reads it: "light-\n
+            // *house*" stays "light- house".
+            line_break = false;
             continue;
         }
         prev = c;
