@@ -134,8 +134,8 @@ pub(super) fn print_index_report(r: &UpdateReport) {
     let mut out = std::io::stdout().lock();
     if r.files_seen == 0 {
         eprintln!(
-            "warning: no files in this folder; add your notes, articles, PDFs or Word files \
-             (.md .txt .rst .html .pdf .docx) and run index again"
+            "warning: no files in this folder; add your notes, articles, books, PDFs or Word files \
+             (.md .txt .rst .html .pdf .docx .epub) and run index again"
         );
     }
     if r.up_to_date {
