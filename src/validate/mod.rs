@@ -38,7 +38,10 @@
 //!    word; [`normalize::markup_run`]), so "was *not* paid" reads "was not
 //!    paid"; `snake_case` and `5 * 3` keep theirs. A Markdown link reads as
 //!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
-//!    ([`normalize::link_markup`]).
+//!    ([`normalize::link_markup`]). reStructuredText reads as docutils
+//!    renders it: a role as its text, `:pep:`/`:rfc:` as "PEP 8", "RFC
+//!    2822" ([`normalize::rst_role`]), a link without its `<target>`_
+//!    ([`normalize::rst_link_target`]).
 //! 8. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
@@ -261,6 +264,24 @@ pub fn reader_text(s: &str) -> String {
         }
         // Emphasis and code markers and link markup are not words ("*not*"
         // is "not", "[Robert Stevenson](url)" is "Robert Stevenson").
+        if let Some((n, shown)) = normalize::rst_role(s, b, prev) {
+            skip = n - 1;
+            if !shown.is_empty() {
+                if space {
+                    out.push(' ');
+                }
+                out.push_str(shown.trim_end());
+                space = true;
+            }
+            prev = ' ';
+            line_break = false;
+            continue;
+        }
+        if let Some(n) = normalize::rst_link_target(s, b) {
+            skip = s[b..b + n].chars().count() - 1;
+            line_break = false;
+            continue;
+        }
         if let Some(n) = normalize::markup_run(s, b, prev).or_else(|| normalize::link_markup(s, b))
         {
             skip = s[b..b + n].chars().count() - 1;

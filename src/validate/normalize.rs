@@ -176,13 +176,26 @@ fn line_hyphen_tail(s: &str, from: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// ASCII, not whitespace, not a hyphen, not an emphasis marker.
+/// ASCII, not whitespace, not a hyphen, not an emphasis marker, not the
+/// start of reStructuredText markup (`:role:`, `<target>`).
 #[inline(always)]
 fn is_word_byte(x: u8) -> bool {
     x < 0x80
         && !matches!(
             x,
-            b'-' | b'*' | b'_' | b'`' | b'[' | b']' | b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C
+            b'-' | b'*'
+                | b'_'
+                | b'`'
+                | b'['
+                | b']'
+                | b':'
+                | b'<'
+                | b' '
+                | b'\t'
+                | b'\n'
+                | b'\r'
+                | 0x0B
+                | 0x0C
         )
 }
 
@@ -214,6 +227,61 @@ pub fn link_markup(s: &str, b: usize) -> Option<usize> {
         return (ok && link_markup(s, b + 1 + end).is_some()).then_some(1);
     }
     None
+}
+
+/// A reStructuredText role at byte `b` of `s`, after the char `prev`:
+/// `:name:` (or `:domain:name:`) right before the backtick that opens its
+/// text, at the start of a word. Returns the bytes to skip (the role and
+/// the opening backtick) and what a reader sees instead: docutils renders
+/// `:pep:`8`` as "PEP 8" and `:rfc:`2822`` as "RFC 2822"; any other role
+/// (`:func:`len``, `:ref:`…``) as its text alone.
+pub fn rst_role(s: &str, b: usize, prev: char) -> Option<(usize, &'static str)> {
+    let bytes = s.as_bytes();
+    if bytes.get(b) != Some(&b':') || !(prev == '\0' || prev.is_whitespace() || prev == '(') {
+        return None;
+    }
+    let mut e = b + 1;
+    let mut colons = 0;
+    while e < bytes.len() && e - b < 40 {
+        match bytes[e] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'+' => e += 1,
+            b':' if colons < 1 && bytes.get(e + 1) != Some(&b'`') => {
+                colons += 1;
+                e += 1;
+            }
+            b':' if bytes.get(e + 1) == Some(&b'`') && e > b + 1 => {
+                let name = s[b + 1..e].rsplit(':').next().unwrap_or("");
+                let shown = match name.to_ascii_lowercase().as_str() {
+                    "pep" | "pep-reference" => "PEP ",
+                    "rfc" | "rfc-reference" => "RFC ",
+                    _ => "",
+                };
+                return Some((e + 2 - b, shown));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A reStructuredText hyperlink target at byte `b` of `s`: the `<url>`_ (or
+/// `<url>`__) that ends `` `link text <url>`_ ``; the reader sees the link
+/// text only. Returns the bytes to skip.
+pub fn rst_link_target(s: &str, b: usize) -> Option<usize> {
+    let rest = s.get(b..)?.strip_prefix('<')?;
+    let close = rest.get(..rest.len().min(500))?.find('>')?;
+    if close == 0 || rest[..close].chars().any(char::is_whitespace) {
+        return None;
+    }
+    let after = &rest[close + 1..];
+    let tail = if after.starts_with("`__") {
+        3
+    } else if after.starts_with("`_") {
+        2
+    } else {
+        return None;
+    };
+    Some(1 + close + 1 + tail)
 }
 
 /// Lightweight markup the reader does not see: a run of one to three `*`,
@@ -276,6 +344,31 @@ pub fn normalize(s: &str) -> Normalized {
     let mut low: Vec<u8> = Vec::new();
     while b < len {
         let x = bytes[b];
+        // reStructuredText: a role reads as what docutils shows ("PEP 8"),
+        // a link's `<target>`_ not at all. The markup is ASCII.
+        if x == b':'
+            && let Some((n, shown)) = rst_role(s, b, prev)
+        {
+            for c in shown.chars() {
+                if c == ' ' {
+                    out.ws(i, i + n);
+                } else {
+                    out.push(c.to_ascii_lowercase(), i, i + n);
+                }
+            }
+            b += n;
+            i += n;
+            prev = ' ';
+            continue;
+        }
+        if x == b'<'
+            && let Some(n) = rst_link_target(s, b)
+        {
+            let n_chars = s[b..b + n].chars().count();
+            b += n;
+            i += n_chars;
+            continue;
+        }
         // Fastest path: a run of ASCII word chars, with single spaces and
         // hyphens between them, that no combining char follows: it
         // normalizes to itself, lowercased, char for char.

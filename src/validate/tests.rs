@@ -1110,3 +1110,87 @@ proptest! {
         }
     }
 }
+
+/// reStructuredText inline markup reads as docutils shows it: a role's
+/// text (`:pep:` and `:rfc:` as "PEP 8", "RFC 2822"), literals and
+/// emphasis without their marks, a link without its `<target>`_. A quote
+/// of the rendered page and a quote of the source both validate, and the
+/// copy is what a reader sees.
+#[test]
+fn rst_roles_literals_and_links_read_as_rendered() {
+    let src = "The ``TYPE_CHECKING`` constant is described in :pep:`484`, see also \
+               :rfc:`2822` and :func:`typing.get_type_hints`; read `the guide \
+               <https://example.org/guide>`_ first.";
+    let cs = [ChunkRef {
+        id: "pep.rst#0",
+        source_id: "pep.rst",
+        text: src,
+    }];
+    let rendered = "The TYPE_CHECKING constant is described in PEP 484, see also RFC 2822 \
+                    and typing.get_type_hints; read the guide first.";
+    for quote in [rendered, src] {
+        let v = validate(quote, "pep.rst", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+        assert_eq!(
+            v.copy_text.as_deref().map(reader_text).as_deref(),
+            Some(rendered)
+        );
+    }
+    // Not roles: a time, a URL, a dictionary literal.
+    assert_eq!(
+        reader_text("at 10:30 see http://x.org/a:b `c`"),
+        "at 10:30 see http://x.org/a:b c"
+    );
+    let v = validate("described in 484", "pep.rst", &cs, &cfg());
+    assert_ne!(
+        v.verdict,
+        Verdict::Verbatim,
+        "PEP is part of what the reader sees"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// With reStructuredText markup around random words, the rendered
+    /// words of any window validate and copy as rendered; changing one word
+    /// of the window never validates.
+    #[test]
+    fn rst_markup_never_validates_other_words(
+        words in proptest::collection::vec(0usize..8, 6..24),
+        marks in proptest::collection::vec(0usize..5, 24),
+        from in 0usize..6, len in 4usize..10, swap in 0usize..10,
+    ) {
+        const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
+        let mut src = Vec::new();
+        let mut shown = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let w = W[*w];
+            let (raw, seen) = match marks[k] {
+                1 => (format!("``{w}``"), w.to_string()),
+                2 => (format!(":pep:`{w}`"), format!("PEP {w}")),
+                3 => (format!(":func:`{w}`"), w.to_string()),
+                4 => (format!("`{w} <https://x.org/{w}>`_"), w.to_string()),
+                _ => (w.to_string(), w.to_string()),
+            };
+            src.push(raw);
+            shown.extend(seen.split(' ').map(str::to_string));
+        }
+        let text = src.join(" ");
+        let cs = [ChunkRef { id: "p.rst#0", source_id: "p.rst", text: &text }];
+        let end = (from + len).min(shown.len());
+        prop_assume!(end >= from + 4);
+        let window = shown[from..end].join(" ");
+        let v = validate(&window, "p.rst", &cs, &cfg());
+        prop_assert_eq!(v.status, Status::Validated, "{} in {}", window, text);
+        let copied = reader_text(v.copy_text.as_deref().unwrap());
+        prop_assert_eq!(crate::validate::normalize::normalize(&copied).text,
+            crate::validate::normalize::normalize(&window).text);
+        // One word changed to a word the source does not have.
+        let mut other = shown[from..end].to_vec();
+        let at = swap % other.len();
+        other[at] = "lantern".into();
+        let v = validate(&other.join(" "), "p.rst", &cs, &cfg());
+        prop_assert_ne!(v.status, Status::Validated);
+    }
+}
