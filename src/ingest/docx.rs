@@ -205,7 +205,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn tracked_deletions_are_not_text() {
+    fn item_4_tracked_deletions_are_not_text() {
         // An empty <w:t/> before a deletion must not switch text on.
         let body = r#"<w:p><w:r><w:t xml:space="preserve">The keeper was </w:t><w:t/></w:r><w:del w:id="1" w:author="x"><w:r><w:delText>never </w:delText></w:r></w:del><w:r><w:t>paid in full.</w:t></w:r></w:p>
 <w:p><w:del><w:r><w:t>Gone entirely.</w:t></w:r></w:del><w:r><w:t>Kept.</w:t></w:r></w:p>"#;
@@ -214,7 +214,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_text_box_keeps_the_text_before_it() {
+    fn item_4_a_text_box_keeps_the_text_before_it() {
         let body = r#"<w:p><w:r><w:t xml:space="preserve">Before the box, </w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed words.</w:t></w:r></w:p></w:txbxContent></w:pict></w:r><w:r><w:t>after it.</w:t></w:r></w:p>"#;
         let ex = extract(&make_docx(body), 1 << 20).unwrap();
         assert!(ex.text.contains("Before the box, after it."), "{}", ex.text);
