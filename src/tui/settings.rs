@@ -227,6 +227,21 @@ impl History {
 
 #[cfg(test)]
 mod tests {
+    /// `[open]` in tui.toml sets how `o` opens text and PDF sources; a
+    /// misspelt key there is reported, not ignored.
+    #[test]
+    fn the_open_table_of_tui_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("tui.toml");
+        std::fs::write(&p, "[open]\npdf = \"zathura --page={page} {path}\"\n").unwrap();
+        let (c, err) = super::TuiConfig::load_from(&p);
+        assert_eq!(err, None);
+        assert_eq!(c.open.pdf.as_deref(), Some("zathura --page={page} {path}"));
+        std::fs::write(&p, "[open]\npfd = \"x\"\n").unwrap();
+        let (_, err) = super::TuiConfig::load_from(&p);
+        assert!(err.is_some_and(|e| e.contains("pfd")));
+    }
+
     use super::*;
 
     #[test]
