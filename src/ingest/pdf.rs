@@ -29,7 +29,8 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         doc.decrypt("")
             .map_err(|e| format!("malformed PDF: encrypted ({e})"))?;
     }
-    let pages = page_texts(&doc);
+    let mut pages = page_texts(&doc);
+    strip_running_lines(&mut pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),
         ..Extracted::default()
@@ -68,6 +69,94 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             .filter(|a| a.chars().any(char::is_alphabetic));
     }
     Ok(out)
+}
+
+/// Lines at the top or bottom of a page (the first and the last, and a
+/// lone page number next to them) that recur there on most pages — running heads, footers, page numbers — are
+/// the layout of the page, not the work: removed, so a sentence that runs
+/// onto the next page reads on without "Journal of Lights 12 (3) 233" in
+/// the middle. Numbers are ignored in the comparison (page numbers change)
+/// and a line of a lone page number (Arabic or Roman) counts as one kind.
+/// Needs at least four pages and the line on half of them (three at least).
+fn strip_running_lines(pages: &mut [String]) {
+    use std::collections::HashMap;
+    const EDGE: usize = 2;
+    if pages.len() < 4 {
+        return;
+    }
+    let key = |l: &str| -> String {
+        let t = l.trim();
+        let roman =
+            !t.is_empty() && t.len() <= 6 && t.chars().all(|c| "ivxlcdmIVXLCDM".contains(c));
+        if roman {
+            return "#".into();
+        }
+        let mut k = String::new();
+        for w in t.split_whitespace() {
+            if !k.is_empty() {
+                k.push(' ');
+            }
+            // A run of digits, of any length, is one '#'.
+            for c in w.chars() {
+                if !c.is_ascii_digit() {
+                    k.push(c.to_ascii_lowercase());
+                } else if !k.ends_with('#') {
+                    k.push('#');
+                }
+            }
+        }
+        k
+    };
+    // The edge lines of a page: (index of the line, its key), top and bottom.
+    let edges = |page: &str| -> Vec<(usize, String)> {
+        let lines: Vec<(usize, &str)> = page
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .collect();
+        let mut e: Vec<(usize, String)> = Vec::new();
+        for (n, (i, l)) in lines.iter().enumerate() {
+            let k = key(l);
+            // The first and last line; a lone page number one line further
+            // in (a footer line above it, a head line below it).
+            // A line that ends a sentence is taken for text ("Text under
+            // image 2." on pages laid out alike), even when it recurs.
+            let sentence = l.trim_end().ends_with(['.', '!', '?', '…']);
+            let outer = (n == 0 || n + 1 == lines.len()) && !sentence;
+            let inner = n < EDGE || n + EDGE >= lines.len();
+            if outer || (inner && k == "#") {
+                e.push((*i, k));
+            }
+        }
+        e
+    };
+    let mut pages_with: HashMap<String, usize> = HashMap::new();
+    for p in pages.iter() {
+        let mut keys: Vec<String> = edges(p).into_iter().map(|(_, k)| k).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for k in keys {
+            *pages_with.entry(k).or_default() += 1;
+        }
+    }
+    let need = (pages.len() / 2).max(3);
+    for p in pages.iter_mut() {
+        let drop: Vec<usize> = edges(p)
+            .into_iter()
+            .filter(|(_, k)| !k.is_empty() && pages_with.get(k).is_some_and(|n| *n >= need))
+            .map(|(i, _)| i)
+            .collect();
+        if drop.is_empty() {
+            continue;
+        }
+        *p = p
+            .lines()
+            .enumerate()
+            .filter(|(i, _)| !drop.contains(i))
+            .map(|(_, l)| l)
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
 }
 
 /// Most entries (and nodes) of a `/PageLabels` number tree read, and its
@@ -286,6 +375,85 @@ fn looks_like_heading(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Running heads, footers and page numbers go; the body stays, even a
+    /// body line that happens to recur in the middle of pages, and nothing
+    /// goes from a document of fewer than four pages.
+    #[test]
+    fn running_heads_footers_and_page_numbers_are_dropped() {
+        let words = ["fog", "lamp", "rock", "tide", "oil", "bell"];
+        let mut pages: Vec<String> = (1..=6)
+            .map(|n| {
+                let w = words[n - 1];
+                format!(
+                    "Journal of Lights 12 (3)\n\nThe {w} starts here and the keeper\nSee the table.\nwent on with the {w}.\n\n{}",
+                    n + 232
+                )
+            })
+            .collect();
+        pages[5] = "Journal of Lights 12 (3)\nThe last page.\nxv".into();
+        strip_running_lines(&mut pages);
+        assert_eq!(
+            pages[0],
+            "\nThe fog starts here and the keeper\nSee the table.\nwent on with the fog.\n"
+        );
+        assert_eq!(pages[5], "The last page.");
+        let mut short = vec![
+            "Head\nOne.".to_string(),
+            "Head\nTwo.".into(),
+            "Head\nThree.".into(),
+        ];
+        strip_running_lines(&mut short);
+        assert!(short.iter().all(|p| p.starts_with("Head")));
+    }
+
+    proptest::proptest! {
+        /// Only lines at a page's edges that recur on most pages are
+        /// removed: every other line of every page is kept, in order.
+        #[test]
+        fn only_recurring_edge_lines_are_removed(
+            bodies in proptest::collection::vec(proptest::collection::vec("[a-z]{3,9}( [a-z]{2,8}){2,6}", 1..8), 4..12),
+            head in proptest::option::of("[A-Z][a-z]{3,8} [a-z]{3,8}"),
+            numbered in proptest::bool::ANY,
+        ) {
+            let pages: Vec<String> = bodies
+                .iter()
+                .enumerate()
+                .map(|(n, lines)| {
+                    let mut p: Vec<String> = Vec::new();
+                    if let Some(h) = &head {
+                        p.push(h.clone());
+                    }
+                    p.extend(lines.iter().cloned());
+                    if numbered {
+                        p.push((n + 1).to_string());
+                    }
+                    p.join("\n")
+                })
+                .collect();
+            let mut stripped = pages.clone();
+            strip_running_lines(&mut stripped);
+            for (before, after) in pages.iter().zip(&stripped) {
+                let kept: Vec<&str> = after.lines().collect();
+                let removed: Vec<&str> = before.lines().filter(|l| !kept.contains(l)).collect();
+                for r in &removed {
+                    let is_head = head.as_deref() == Some(*r);
+                    let is_number = r.chars().all(|c| c.is_ascii_digit());
+                    // A body line is removed only when it recurs on the
+                    // edges of most pages, like a running head.
+                    let recurs = pages
+                        .iter()
+                        .filter(|p| p.lines().filter(|l| !l.trim().is_empty()).any(|l| l == *r))
+                        .count()
+                        >= (pages.len() / 2).max(3);
+                    proptest::prop_assert!(is_head || is_number || recurs, "removed {:?}", r);
+                }
+                // What is kept keeps its order.
+                let order: Vec<&str> = before.lines().filter(|l| kept.contains(l)).collect();
+                proptest::prop_assert_eq!(order, kept);
+            }
+        }
+    }
 
     #[test]
     fn heading_heuristic() {
