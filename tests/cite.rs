@@ -245,8 +245,8 @@ fn a_draft_over_the_shared_papers_gets_every_citation_check() {
 }
 
 /// A PDF of four pages labelled i, ii, 1, 2 (Helvetica, one paragraph a
-/// page), its second page ending inside a sentence that the third
-/// finishes.
+/// page under a running head, the page number below it), its second page
+/// ending inside a sentence that the third finishes.
 fn labelled_pdf() -> Vec<u8> {
     use lopdf::content::{Content, Operation};
     use lopdf::{Document, Object, Stream, dictionary};
@@ -283,7 +283,13 @@ fn labelled_pdf() -> Vec<u8> {
             Operation::new("TL", vec![14.into()]),
             Operation::new("Td", vec![72.into(), 720.into()]),
         ];
-        for l in lines {
+        // A running head above the text and the page number below it: page
+        // furniture that must not split the sentence across the break.
+        let number = (kids.len() + 1).to_string();
+        let furnished = std::iter::once("KEEPERS OF THE NORTHERN LIGHTS")
+            .chain(lines)
+            .chain(std::iter::once(number.as_str()));
+        for l in furnished {
             ops.push(Operation::new("Tj", vec![Object::string_literal(l)]));
             ops.push(Operation::new("T*", vec![]));
         }
