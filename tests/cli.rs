@@ -449,6 +449,58 @@ fn killing_the_indexer_at_any_moment_leaves_a_usable_index() {
     // And a full run afterwards completes.
     let r = json(&index_json(src.path(), idx.path(), &[]));
     assert!(r["chunks_total"].as_u64().unwrap() > 200);
+
+    // Removing most of the files tombstones most vectors: the update
+    // compacts the vector graph. A kill at any moment of it leaves the
+    // previous generation usable, and the next update completes.
+    for f in 0..34 {
+        std::fs::remove_file(src.path().join(format!("gen-{f}.md"))).unwrap();
+    }
+    for delay_ms in [5u64, 25, 60, 150] {
+        let mut child = bin()
+            .args(["index", src.path().to_str().unwrap(), "--index-dir"])
+            .arg(idx.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let o = json(&run(&[
+            "ask",
+            src.path().to_str().unwrap(),
+            "What stood by the beacon?",
+            "--json",
+            "--no-update",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]));
+        assert!(
+            !o["candidates"].as_array().unwrap().is_empty(),
+            "index unusable after a kill during compaction at {delay_ms} ms"
+        );
+    }
+    let r = json(&index_json(src.path(), idx.path(), &[]));
+    // 15 sample files and the 6 generated ones left.
+    assert_eq!(r["files_seen"].as_u64(), Some(21), "{r}");
+    let o = json(&run(&[
+        "ask",
+        src.path().to_str().unwrap(),
+        "What stood by the beacon in file 3?",
+        "--json",
+        "--no-update",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]));
+    assert!(
+        o["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["source_id"] != "gen-3.md"),
+        "a removed file is still found"
+    );
 }
 
 #[test]
