@@ -895,8 +895,8 @@ fn each_subcommand_lists_only_its_options_each_with_help() {
         ),
         (
             &["ask"],
-            &["--engine", "--base-url", "--top-k"],
-            &["--bibliography", "--theme"],
+            &["--engine", "--base-url", "--top-k", "--bibliography"],
+            &["--quotes", "--theme"],
         ),
         (
             &["verify"],
