@@ -336,4 +336,28 @@ mod tests {
         assert_eq!(confidence(Some(0.9), 0.6, &[Dropped], &ok), Confidence::Low);
         assert_eq!(confidence(None, 0.6, &[], &[]), Confidence::None);
     }
+
+    proptest::proptest! {
+        /// Quoting the cited quote verbatim, with any attribution before it,
+        /// is never judged unsupported, whatever numbers the attribution
+        /// holds.
+        #[test]
+        fn attributed_verbatim_quotes_are_never_unsupported(
+            words in proptest::collection::vec("[A-Za-z]{1,9}|[0-9]{1,4}", 3..25),
+            title in proptest::collection::vec("[A-Z][a-z]{1,8}|[0-9]{4}(–[0-9]{4})?", 1..6),
+        ) {
+            let quote = format!("{}.", words.join(" "));
+            let claim = format!("{}: “{quote}”", title.join(" "));
+            let mut claims = vec![Claim {
+                text: claim,
+                citations: vec![1],
+                issue: None,
+                support: None,
+                support_reason: None,
+                inconsistent_with: Vec::new(),
+            }];
+            judge_support(&mut claims, &[Some((quote.as_str(), quote.as_str()))], &crate::support::SupportConfig::default());
+            proptest::prop_assert_eq!(claims[0].support, Some(crate::support::Support::Entails), "{:?}", claims[0].support_reason);
+        }
+    }
 }
