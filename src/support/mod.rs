@@ -3,26 +3,48 @@
 //! verified. This is the deterministic tier: offline, explainable, and run
 //! on every (claim, quote) pair.
 //!
-//! Labels, tried in order:
+//! An attribution the claim opens with ("Krehbiel notes that …", "According
+//! to Shedlock, …") is taken off first when the quote does not name that
+//! person: the quote is their own words. Then, tried in order:
 //! 1. `irrelevant` — the claim shares no content word with the quote, or
-//!    too few to be about the same thing ([`SupportConfig::min_overlap`]);
-//! 2. `contradicts` — the claim gives a number, date or quantity the quote
-//!    does not while the quote gives another one ("claim says 1789, quote
-//!    says 1788"); a negation on one side only; a reversed direction
-//!    (more/less, before/after, increase/decrease …) on the two sides; or a
-//!    name in the claim where the quote has another name in its place;
+//!    too few to be about the same thing ([`SupportConfig::min_overlap`]),
+//!    and no clause of it is all in the quote. An acronym on one side
+//!    matches its words spelled out on the other ("LTM" / "long-term
+//!    memory"); a number is a word too.
+//! 2. `contradicts` — the claim gives a number the quote does not while
+//!    the quote gives another one ("claim says 1789, quote says 1788"), or
+//!    counts the same thing differently ("two octaves" / "an octave"); a
+//!    word one side negates and the other states (the negation's scope: the
+//!    words after "not", "no", "never", "without", "rather than" … up to the
+//!    clause's end, a list running on to its "or"; a clause with "denied";
+//!    a negative prefix, "uninterpretable" / "interpretable"); the same
+//!    relation with its sides the other way round ("A before B" / "B before
+//!    A", "A more efficient than B" / "an increase of B over A"); an
+//!    opposite direction (more/less, increase/decrease …); a name where the
+//!    quote has another name in its place (the same word next to it: "born
+//!    in Salzburg" / "born at Rohrau"), or, the claim being otherwise
+//!    covered, a plain name the quote lacks while it names another;
 //! 3. `partial` — on topic, but something the claim asserts is not in the
 //!    quote: a number or name the quote lacks, or content words below
 //!    [`SupportConfig::entail_overlap`];
 //! 4. `entails` — otherwise.
 //!
-//! Words are compared after lower-casing, ASCII folding and English
-//! stemming, stop words left out. Support is about claims, never about
-//! quotes: no quote's verdict changes because of it.
+//! Each label carries its evidence in words, quoting both sides where a rule
+//! compared them. Words are compared after lower-casing, ASCII folding and
+//! English stemming, stop words left out (the word lists are in
+//! `lexicon.rs`). Support is about claims, never about quotes: no quote's
+//! verdict changes because of it.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
+
+mod lexicon;
+mod rules;
+mod text;
+
+use lexicon::OPPOSITES;
+
+pub use text::strip_attribution;
+use text::{Facts, facts};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,244 +95,6 @@ impl Default for SupportConfig {
             min_overlap: 0.4,
             entail_overlap: 0.6,
         }
-    }
-}
-
-const STOP: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "with",
-    "from", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that",
-    "these", "those", "he", "she", "they", "his", "her", "their", "them", "him", "we", "our",
-    "you", "your", "i", "which", "who", "whom", "whose", "what", "when", "where", "how", "why",
-    "there", "here", "has", "have", "had", "do", "does", "did", "so", "such", "than", "then",
-    "also", "into", "over", "about", "can", "could", "would", "should", "may", "might", "will",
-    "shall", "must", "very", "much", "many", "some", "any", "all", "each", "both", "one", "only",
-    "own", "same", "other", "more", "most", "s", "t", "if", "because", "while", "through", "upon",
-    "out", "up", "down", "just", "even", "well", "like", "said", "says", "say", "paper", "author",
-    "authors", "study", "work",
-];
-
-const NEGATIONS: &[&str] = &[
-    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "nothing", "nobody",
-    "nowhere", "hardly", "n't", "lack", "lacks", "lacked", "fail", "fails", "failed", "unable",
-];
-
-/// Pairs of opposite directions (stemmed).
-const OPPOSITES: &[(&str, &str)] = &[
-    ("increas", "decreas"),
-    ("more", "less"),
-    ("more", "fewer"),
-    ("higher", "lower"),
-    ("larger", "smaller"),
-    ("greater", "smaller"),
-    ("faster", "slower"),
-    ("before", "after"),
-    ("earlier", "later"),
-    ("improv", "wors"),
-    ("better", "wors"),
-    ("rise", "fall"),
-    ("gain", "loss"),
-    ("first", "last"),
-    ("major", "minor"),
-    ("success", "failur"),
-    ("accept", "reject"),
-    ("above", "below"),
-    ("maximum", "minimum"),
-    ("strong", "weak"),
-    ("easi", "harder"),
-    ("easi", "difficult"),
-    ("outperform", "underperform"),
-    ("input", "output"),
-    ("good", "poor"),
-    ("good", "bad"),
-    ("light", "heavi"),
-    ("high", "low"),
-    ("larg", "small"),
-    ("long", "short"),
-    ("earli", "late"),
-    ("rich", "poor"),
-    ("begin", "end"),
-    ("start", "finish"),
-    ("alway", "never"),
-    ("mani", "few"),
-    ("open", "close"),
-    ("ancient", "modern"),
-    ("old", "new"),
-    ("simpl", "complex"),
-    ("cheap", "expens"),
-    ("slow", "fast"),
-    ("north", "south"),
-    ("east", "west"),
-    ("win", "lose"),
-    ("love", "hate"),
-    ("agre", "disagre"),
-    ("support", "oppos"),
-    ("includ", "exclud"),
-    ("increas", "reduc"),
-    ("rais", "lower"),
-    ("absent", "present"),
-];
-
-/// Number words, as digits.
-const NUMBER_WORDS: &[(&str, &str)] = &[
-    ("half", "0.5"),
-    ("one", "1"),
-    ("two", "2"),
-    ("three", "3"),
-    ("four", "4"),
-    ("five", "5"),
-    ("six", "6"),
-    ("seven", "7"),
-    ("eight", "8"),
-    ("nine", "9"),
-    ("ten", "10"),
-    ("eleven", "11"),
-    ("twelve", "12"),
-    ("thirteen", "13"),
-    ("fourteen", "14"),
-    ("fifteen", "15"),
-    ("sixteen", "16"),
-    ("seventeen", "17"),
-    ("eighteen", "18"),
-    ("nineteen", "19"),
-    ("twenty", "20"),
-    ("thirty", "30"),
-    ("forty", "40"),
-    ("fifty", "50"),
-    ("sixty", "60"),
-    ("seventy", "70"),
-    ("eighty", "80"),
-    ("ninety", "90"),
-    ("hundred", "100"),
-    ("thousand", "1000"),
-    ("million", "1000000"),
-    ("millions", "1000000"),
-    ("billion", "1000000000"),
-    ("twice", "2"),
-    ("double", "2"),
-    ("thrice", "3"),
-    ("first", "1st"),
-    ("second", "2nd"),
-    ("third", "3rd"),
-    ("fourth", "4th"),
-    ("fifth", "5th"),
-];
-
-/// A word and its negative form by prefix ("interpretable" /
-/// "uninterpretable") on opposite sides.
-fn prefix_negation(c: &str, q: &str) -> Option<String> {
-    let words = |t: &str| -> BTreeSet<String> {
-        t.to_lowercase()
-            .split(|ch: char| !ch.is_alphanumeric())
-            .filter(|w| w.len() > 3)
-            .map(str::to_string)
-            .collect()
-    };
-    let (cw, qw) = (words(c), words(q));
-    for (a, b) in [(&cw, &qw), (&qw, &cw)] {
-        for w in a {
-            for p in ["un", "in", "im", "non", "dis", "ir", "il"] {
-                let neg = format!("{p}{w}");
-                if b.contains(&neg) && !a.contains(&neg) && !b.contains(w) {
-                    return Some(format!("\"{w}\" on one side, \"{neg}\" on the other"));
-                }
-            }
-        }
-    }
-    None
-}
-
-fn analyzer() -> &'static std::sync::Mutex<tantivy::tokenizer::TextAnalyzer> {
-    static A: OnceLock<std::sync::Mutex<tantivy::tokenizer::TextAnalyzer>> = OnceLock::new();
-    A.get_or_init(|| {
-        use tantivy::tokenizer::{
-            AsciiFoldingFilter, Language, LowerCaser, SimpleTokenizer, Stemmer, TextAnalyzer,
-        };
-        std::sync::Mutex::new(
-            TextAnalyzer::builder(SimpleTokenizer::default())
-                .filter(LowerCaser)
-                .filter(AsciiFoldingFilter)
-                .filter(Stemmer::new(Language::English))
-                .build(),
-        )
-    })
-}
-
-/// What a sentence says, as the checks compare it.
-struct Facts {
-    /// Stemmed content words.
-    words: BTreeSet<String>,
-    /// Numbers as written, normalised ("1,788" → "1788", "22.98%" → "22.98").
-    numbers: Vec<String>,
-    /// Capitalised words (names; a sentence's first word too), lower-cased;
-    /// ordered sets, so that a reason names the same word on every run.
-    names: BTreeSet<String>,
-    negated: bool,
-    /// Stemmed words, stop words included (for directions).
-    all: BTreeSet<String>,
-}
-
-fn facts(text: &str) -> Facts {
-    let mut all = BTreeSet::new();
-    {
-        let mut a = analyzer().lock().unwrap_or_else(|e| e.into_inner());
-        let mut stream = a.token_stream(text);
-        while let Some(t) = stream.next() {
-            all.insert(t.text.clone());
-        }
-    }
-    let words = all
-        .iter()
-        .filter(|w| !STOP.contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit()))
-        .cloned()
-        .collect();
-    let lower = text.to_lowercase();
-    let negated = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .any(|w| NEGATIONS.contains(&w) || w.ends_with("n't"));
-    let mut numbers = Vec::new();
-    let mut cur = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let joins = (c == ',' || c == '.')
-            && !cur.is_empty()
-            && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit());
-        if c.is_ascii_digit() {
-            cur.push(c);
-        } else if joins {
-            if c == '.' {
-                cur.push('.');
-            }
-        } else if !cur.is_empty() {
-            numbers.push(std::mem::take(&mut cur));
-        }
-    }
-    if !cur.is_empty() {
-        numbers.push(cur);
-    }
-    for w in lower.split(|c: char| !c.is_alphanumeric()) {
-        if let Some((_, n)) = NUMBER_WORDS.iter().find(|(word, _)| *word == w) {
-            numbers.push(n.to_string());
-        }
-    }
-    let mut names = BTreeSet::new();
-    for w in text
-        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .filter(|w| !w.is_empty())
-    {
-        let first = w.chars().next().unwrap_or(' ');
-        if first.is_uppercase() && w.chars().skip(1).any(char::is_lowercase) {
-            let l = w.to_lowercase();
-            if !STOP.contains(&l.as_str()) {
-                names.insert(l);
-            }
-        }
-    }
-    Facts {
-        words,
-        numbers,
-        names,
-        negated,
-        all,
     }
 }
 
@@ -367,25 +151,32 @@ pub fn assertion(claim: &str, quote: &str) -> String {
 /// Judge whether `quote` supports `claim`; `context` (the quote's chunk)
 /// can turn a missing detail into `partial` rather than `contradicts`.
 pub fn judge(claim: &str, quote: &str, context: Option<&str>, cfg: &SupportConfig) -> Judgement {
+    let j = |label, reason: String| Judgement { label, reason };
+    // Who the claim attributes the quote to is not in the quote's words.
+    let (claim, _) = strip_attribution(claim, quote);
     let c = facts(claim);
     let q = facts(quote);
-    let j = |label, reason: String| Judgement { label, reason };
     if c.words.is_empty() {
         return j(Support::Entails, "the claim states nothing to check".into());
     }
-    let shared = c.words.iter().filter(|w| q.words.contains(*w)).count();
+    let found = rules::shared_words(&c, &q);
+    let shared = c.words.iter().filter(|w| found.contains(*w)).count();
     let overlap = shared as f32 / c.words.len() as f32;
+    let mut partial = None;
     if shared == 0 || overlap < cfg.min_overlap {
-        return j(
-            Support::Irrelevant,
-            format!(
-                "the quote shares {shared} of the claim's {} content words",
-                c.words.len()
-            ),
-        );
+        // Unless one clause of the claim is all in the quote.
+        let Some(clause) = rules::covered_clause(claim, &c, &found) else {
+            return j(
+                Support::Irrelevant,
+                format!(
+                    "the quote shares {shared} of the claim's {} content words",
+                    c.words.len()
+                ),
+            );
+        };
+        partial = Some(format!("the quote covers \"{clause}\", not the rest"));
     }
     // Numbers the claim gives that the quote does not.
-    let ctx = context.map(facts);
     let missing: Vec<&String> = c
         .numbers
         .iter()
@@ -403,61 +194,48 @@ pub fn judge(claim: &str, quote: &str, context: Option<&str>, cfg: &SupportConfi
                 format!("the claim says {n}, the quote says {m}"),
             );
         }
-        let in_context = ctx.as_ref().is_some_and(|x| x.numbers.contains(n));
-        return j(
-            Support::Partial,
-            if in_context {
-                format!("{n} is in the passage, not in the quote")
-            } else {
-                format!("the quote gives no figure {n}")
-            },
-        );
+        if let Some(why) = rules::other_count(claim, quote, &c, &q) {
+            return j(Support::Contradicts, why);
+        }
+        let in_context = context.is_some_and(|x| facts(x).numbers.contains(n));
+        partial.get_or_insert(if in_context {
+            format!("{n} is in the passage, not in the quote")
+        } else {
+            format!("the quote gives no figure {n}")
+        });
     }
-    if let Some(why) = prefix_negation(claim, quote) {
+    if let Some(why) = rules::negation(claim, quote, &c, &q) {
         return j(Support::Contradicts, why);
     }
-    if c.negated != q.negated {
-        return j(
-            Support::Contradicts,
-            if c.negated {
-                "the claim negates what the quote states".into()
-            } else {
-                "the quote negates what the claim states".into()
-            },
-        );
+    if let Some(why) = rules::reversed(claim, quote, &c, &q) {
+        return j(Support::Contradicts, why);
     }
-    for (a, b) in OPPOSITES {
-        let has = |f: &Facts, w: &str| f.all.iter().any(|x| x.starts_with(w));
-        if (has(&c, a) && !has(&c, b) && has(&q, b) && !has(&q, a))
-            || (has(&c, b) && !has(&c, a) && has(&q, a) && !has(&q, b))
-        {
-            let (cw, qw) = if has(&c, a) { (a, b) } else { (b, a) };
-            return j(
-                Support::Contradicts,
-                format!("the claim says \"{cw}…\", the quote says \"{qw}…\""),
-            );
-        }
+    if let Some(why) = opposite(&c, &q) {
+        return j(Support::Contradicts, why);
     }
-    let missing_names: Vec<&String> = c
-        .names
-        .iter()
-        .filter(|n| !q.all.iter().any(|w| n.starts_with(w.as_str())) && !q.names.contains(*n))
-        .collect();
+    if let Some(why) = rules::name_in_place(claim, quote, &c, &q) {
+        return j(Support::Contradicts, why);
+    }
+    let (missing_names, other_names) = rules::unmatched_names(claim, quote, &c, &q, &found);
     if let Some(n) = missing_names.first() {
-        let other: Vec<&String> = q
-            .names
-            .iter()
-            .filter(|m| !c.names.contains(*m) && !c.all.iter().any(|w| m.starts_with(w.as_str())))
-            .collect();
-        if let Some(m) = other.first()
-            && overlap >= cfg.entail_overlap
+        // Without a place to compare, only plain names count ("Mozart" /
+        // "Haydn", not "CPU-only").
+        let plain =
+            |s: &&String| s.chars().all(char::is_alphabetic) && s.chars().any(char::is_lowercase);
+        if let (Some(n), Some(m)) = (
+            missing_names.iter().find(plain),
+            other_names.iter().find(plain),
+        ) && overlap >= cfg.entail_overlap
         {
             return j(
                 Support::Contradicts,
                 format!("the claim names {n}, the quote names {m}"),
             );
         }
-        return j(Support::Partial, format!("the quote does not mention {n}"));
+        partial.get_or_insert(format!("the quote does not mention {n}"));
+    }
+    if let Some(why) = partial {
+        return j(Support::Partial, why);
     }
     if overlap < cfg.entail_overlap {
         return j(
@@ -475,6 +253,19 @@ pub fn judge(claim: &str, quote: &str, context: Option<&str>, cfg: &SupportConfi
             c.words.len()
         ),
     )
+}
+
+/// Opposite directions on the two sides (more / less, before / after …).
+fn opposite(c: &Facts, q: &Facts) -> Option<String> {
+    let has = |f: &Facts, w: &str| f.all.iter().any(|x| x.starts_with(w));
+    OPPOSITES.iter().find_map(|(a, b)| {
+        let clash = (has(c, a) && !has(c, b) && has(q, b) && !has(q, a))
+            || (has(c, b) && !has(c, a) && has(q, a) && !has(q, b));
+        clash.then(|| {
+            let (cw, qw) = if has(c, a) { (a, b) } else { (b, a) };
+            format!("the claim says \"{cw}…\", the quote says \"{qw}…\"")
+        })
+    })
 }
 
 /// Do two claims of one answer state different values for the same thing?

@@ -98,3 +98,212 @@ fn dates_negations_directions_and_names() {
         Support::Partial
     );
 }
+
+fn why(claim: &str, quote: &str) -> Judgement {
+    judge(claim, quote, None, &SupportConfig::default())
+}
+
+#[test]
+fn a_negation_counts_only_for_the_words_it_governs() {
+    // The quote's negation is about something the claim does not say.
+    let q = "The flute, which needs no description, is agile and blends well.";
+    assert_eq!(
+        label("The flute is agile and blends well.", q),
+        Support::Entails
+    );
+    // "not only", "no doubt" negate nothing.
+    let q = "The keeper was no doubt paid for his years on the rock.";
+    assert_eq!(
+        label("The keeper was paid for his years on the rock.", q),
+        Support::Entails
+    );
+    // A negated list runs on to its "or".
+    let q = "Keepers had no pensions; their families were not permitted to keep the cottage.";
+    assert!(
+        !label(
+            "Keepers served without pay, leave, or a cottage for their families, and had no pensions.",
+            q
+        )
+        .unsupported()
+    );
+    // The quote negates what the claim states: the evidence names both.
+    let q = "Her deafness was not total, and she heard the applause.";
+    let j = why("By then she was totally deaf.", q);
+    assert_eq!(j.label, Support::Contradicts);
+    assert!(
+        j.reason.contains("not total") && j.reason.contains("totally"),
+        "{}",
+        j.reason
+    );
+    // A verb that negates its clause.
+    let q = "The sailors were denied shore leave that winter.";
+    assert_eq!(
+        label("The sailors were given shore leave that winter.", q),
+        Support::Contradicts
+    );
+    assert_eq!(
+        label("Shore leave was refused to the sailors that winter.", q),
+        Support::Entails
+    );
+}
+
+#[test]
+fn rather_than_and_negative_prefixes() {
+    let q = "At the festival the prize was awarded to the poet.";
+    let j = why(
+        "At the festival the prize was awarded to the actor rather than the poet.",
+        q,
+    );
+    assert_eq!(j.label, Support::Contradicts);
+    assert!(j.reason.contains("rather than the poet"), "{}", j.reason);
+    assert_ne!(
+        label(
+            "At the festival the prize was awarded to the poet rather than the actor.",
+            q
+        ),
+        Support::Contradicts
+    );
+    let q = "First, we train an accurate but uninterpretable model.";
+    assert_eq!(
+        label("First, we train an accurate interpretable model.", q),
+        Support::Contradicts
+    );
+    assert_ne!(
+        label(
+            "First, we train an accurate model that is not interpretable.",
+            q
+        ),
+        Support::Contradicts
+    );
+}
+
+#[test]
+fn a_relation_the_other_way_round() {
+    let q = "The lens was installed before the old lamp was replaced.";
+    let j = why(
+        "The old lamp was replaced before the lens was installed.",
+        q,
+    );
+    assert_eq!(j.label, Support::Contradicts);
+    assert!(j.reason.contains("other way round"), "{}", j.reason);
+    assert_eq!(
+        label(
+            "The lens was installed before the old lamp was replaced.",
+            q
+        ),
+        Support::Entails
+    );
+    let q = "The new engine gives an increase in speed of three times over the Mark I engine.";
+    assert_eq!(
+        label(
+            "The Mark I engine is three times faster than the new engine.",
+            q
+        ),
+        Support::Contradicts
+    );
+    assert_ne!(
+        label(
+            "The new engine is three times faster than the Mark I engine.",
+            q
+        ),
+        Support::Contradicts
+    );
+}
+
+#[test]
+fn a_different_count_of_the_same_thing() {
+    let q = "The horn sounds an octave lower than written.";
+    let j = why("The horn sounds two octaves lower than written.", q);
+    assert_eq!(j.label, Support::Contradicts);
+    assert!(
+        j.reason.contains("two octaves") && j.reason.contains("an octave"),
+        "{}",
+        j.reason
+    );
+    // "the one hand" counts nothing.
+    let q = "On the one hand, the traces stay below threshold.";
+    assert_ne!(
+        label("In model 2 the traces stay below threshold.", q),
+        Support::Contradicts
+    );
+}
+
+#[test]
+fn a_name_in_another_names_place() {
+    let q = "The first lens was ground in Paris by Fresnel's workmen.";
+    let j = why(
+        "The first lens was ground in London by Fresnel's workmen.",
+        q,
+    );
+    assert_eq!(j.label, Support::Contradicts);
+    assert!(
+        j.reason.contains("London") && j.reason.contains("Paris"),
+        "{}",
+        j.reason
+    );
+    // Another word between the same two words.
+    let q = "He called Beethoven's choral symphony a turning-point.";
+    assert_eq!(
+        label(
+            "He called Beethoven's Pastoral symphony a turning-point.",
+            q
+        ),
+        Support::Contradicts
+    );
+    // One letter's difference is the same name; so is a name run together
+    // with the one the claim gives.
+    let q = "The armies reached the gates of Budapesth in 1400.";
+    assert_eq!(
+        label("The armies reached the gates of Budapest in 1400.", q),
+        Support::Entails
+    );
+    let q = "At Bonn, under his master Christian Gottlob Neefe, he learned the fugues.";
+    assert!(!label("Taught by Neefe at Bonn, he learned the fugues.", q).unsupported());
+}
+
+#[test]
+fn attributions_acronyms_and_a_covered_clause() {
+    // The quote is Krehbiel's own words: it never names him.
+    let q = "The oboe is pre-eminently a melody instrument.";
+    assert_eq!(
+        strip_attribution("Krehbiel notes that the oboe is a melody instrument.", q).0,
+        "the oboe is a melody instrument."
+    );
+    assert_eq!(
+        label(
+            "Krehbiel notes that the oboe is pre-eminently a melody instrument.",
+            q
+        ),
+        Support::Entails
+    );
+    assert_eq!(
+        strip_attribution("In Krehbiel's terminology, the oboe sings.", q).0,
+        "the oboe sings."
+    );
+    // A name the quote has is the claim's subject, not an attribution.
+    let q = "Schumann called the symphony a turning-point.";
+    assert_eq!(
+        strip_attribution("Schumann called the symphony a turning-point.", q).1,
+        None
+    );
+    // An acronym on one side, spelled out on the other.
+    let q = "LTM traces that fall below threshold remain below threshold.";
+    assert!(
+        !label(
+            "Long-term memory traces that drop below threshold remain there.",
+            q
+        )
+        .unsupported()
+    );
+    assert_eq!(
+        label("Long-term memory traces remain below threshold.", q),
+        Support::Entails
+    );
+    // One clause all in the quote: on topic, even with much added.
+    let q = "In 1749 he was dismissed over a practical joke.";
+    let j = why(
+        "He was dismissed in 1749 over a practical joke and soon sailed to Lisbon to open a school of fencing.",
+        q,
+    );
+    assert_eq!(j.label, Support::Partial, "{}", j.reason);
+}
