@@ -37,12 +37,14 @@
 
 use serde::{Deserialize, Serialize};
 
+mod hedge;
 mod lexicon;
 mod rules;
 mod text;
 
 use lexicon::OPPOSITES;
 
+pub use hedge::hedge;
 pub use text::strip_attribution;
 use text::{Facts, facts};
 

@@ -307,3 +307,38 @@ fn attributions_acronyms_and_a_covered_clause() {
     );
     assert_eq!(j.label, Support::Partial, "{}", j.reason);
 }
+
+#[test]
+fn hedged_wording() {
+    assert_eq!(
+        hedge("The survey clearly shows that keepers were paid [1].").as_deref(),
+        Some("The survey suggests that keepers were paid [1].")
+    );
+    assert_eq!(
+        hedge("Fresnel proved the lens could be built [2].").as_deref(),
+        Some("Fresnel suggested the lens could be built [2].")
+    );
+    // Neither verb nor certainty to soften: the sentence opens with it.
+    assert_eq!(
+        hedge("The keepers were paid in gold [1].").as_deref(),
+        Some("The source suggests that the keepers were paid in gold [1].")
+    );
+    assert_eq!(
+        hedge("Fresnel built the lens [1].").as_deref(),
+        Some("The source suggests that Fresnel built the lens [1].")
+    );
+    // The extractive engine's line, an attributed quotation.
+    assert_eq!(
+        hedge("The Lighthouse Board, Reform: “Every light was refitted.” [1]").as_deref(),
+        Some("The Lighthouse Board, Reform, suggests: “Every light was refitted.” [1]")
+    );
+    // Hedged already.
+    assert_eq!(
+        hedge("The records suggest the keepers were paid [1]."),
+        None
+    );
+    assert_eq!(
+        hedge("According to the Board, it may have been lit [1]."),
+        None
+    );
+}
