@@ -134,10 +134,17 @@ pub fn assertion(claim: &str, quote: &str) -> String {
             // The quotation is the source's words: drop it, and an
             // attribution that ends right before it with a colon.
             let before = &rest[..i];
+            // The attribution is its sentence up to the colon; where that
+            // sentence starts, the claims' own splitter says (an
+            // abbreviation — "p. 1 · Heading:" — ends none).
             let kept = match before.trim_end().strip_suffix(':') {
-                Some(_) => before
-                    .rfind(['.', '!', '?', '\n'])
-                    .map_or("", |k| &before[..=k]),
+                Some(_) => {
+                    let line = before.rfind('\n').map_or(0, |k| k + 1);
+                    let start = crate::text::sentences(&before[line..])
+                        .last()
+                        .map_or(0, |r| r.start);
+                    &before[..line + start]
+                }
                 None => before,
             };
             out.push_str(kept);

@@ -10,6 +10,25 @@ fn a_verbatim_quotation_asserts_nothing_beyond_its_source() {
         "From the Lighthouse Board to the Coast Guard, The Lighthouse Board, 1852–1910 › Reform: “{q}”"
     );
     assert_eq!(assertion(&claim, q), "");
+    // An attribution with an abbreviation in it ("p. 1") goes whole.
+    let ins = "The inscription is one of the very few ancient records of a lighthouse architect.";
+    assert_eq!(
+        assertion(
+            &format!(
+                "The Tower of Hercules at A Coruna, p. 1 · The architect's inscription: “{ins}”"
+            ),
+            ins
+        ),
+        ""
+    );
+    // A sentence before the attribution stays the claim's.
+    assert_eq!(
+        assertion(
+            &format!("It was rebuilt in 1791. The Tower, p. 1 · Origins: “{ins}”"),
+            ins
+        ),
+        "It was rebuilt in 1791."
+    );
     // Commentary around a quotation is still the claim's own.
     assert_eq!(
         assertion(
