@@ -117,6 +117,34 @@ pub fn judge_support(
     }
 }
 
+/// Reword every claim its quotes support only in part so that it hedges
+/// ([`crate::support::hedge`]: "suggests", not "shows"): the summary with
+/// those sentences reworded, each such claim's text with them. A claim its
+/// quotes entail keeps its words; so does one with a citation problem (its
+/// mark speaks for it). Run once the labels are final.
+pub fn hedge_partial(summary: &str, claims: &mut [Claim]) -> String {
+    let mut out = String::with_capacity(summary.len() + 32 * claims.len());
+    let mut at = 0;
+    for c in claims.iter_mut() {
+        let Some(i) = summary[at..].find(c.text.as_str()).map(|i| at + i) else {
+            continue;
+        };
+        let end = i + c.text.len();
+        out.push_str(&summary[at..i]);
+        let partial = c.support == Some(crate::support::Support::Partial) && c.issue.is_none();
+        match crate::support::hedge(&c.text).filter(|_| partial) {
+            Some(hedged) => {
+                out.push_str(&hedged);
+                c.text = hedged;
+            }
+            None => out.push_str(&c.text),
+        }
+        at = end;
+    }
+    out.push_str(&summary[at..]);
+    out
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
@@ -335,5 +363,88 @@ mod tests {
         );
         assert_eq!(confidence(Some(0.9), 0.6, &[Dropped], &ok), Confidence::Low);
         assert_eq!(confidence(None, 0.6, &[], &[]), Confidence::None);
+    }
+
+    /// Issue 16: a claim its quote supports only in part is worded so
+    /// ("suggests", not "shows") and keeps the answer from high confidence;
+    /// an entailed one keeps its words.
+    #[test]
+    fn a_partial_claim_is_hedged_and_lowers_confidence() {
+        let summary = "The records show the keepers were paid by the Board in 1850 [1].\nThe tower was lit in 1810 [2].";
+        let quotes = [
+            Some((
+                "The keepers were paid by the Board.",
+                "The keepers were paid by the Board.",
+            )),
+            Some(("The tower was lit in 1810.", "The tower was lit in 1810.")),
+        ];
+        let statuses = [Validated, Validated];
+        let mut claims = check_claims(summary, &statuses);
+        judge_support(
+            &mut claims,
+            &quotes,
+            &crate::support::SupportConfig::default(),
+        );
+        let labels: Vec<_> = claims.iter().map(|c| c.support).collect();
+        use crate::support::Support;
+        assert_eq!(labels, [Some(Support::Partial), Some(Support::Entails)]);
+        let before = confidence(Some(0.9), 0.6, &statuses, &claims);
+        let text = hedge_partial(summary, &mut claims);
+        assert_eq!(
+            text,
+            "The records suggest the keepers were paid by the Board in 1850 [1].\nThe tower was lit in 1810 [2]."
+        );
+        assert_eq!(
+            claims[0].text,
+            "The records suggest the keepers were paid by the Board in 1850 [1]."
+        );
+        assert_eq!(claims[1].text, "The tower was lit in 1810 [2].");
+        // Confidence drops for the partial claim: medium, where the same
+        // answer with every claim entailed is high.
+        assert_eq!(before, Confidence::Medium);
+        assert_eq!(
+            confidence(Some(0.9), 0.6, &statuses, &claims),
+            Confidence::Medium
+        );
+        let entailed = &claims[1..];
+        assert_eq!(
+            confidence(Some(0.9), 0.6, &statuses, entailed),
+            Confidence::High
+        );
+        // Nothing to hedge: the summary comes back as it was.
+        let mut claims = check_claims("The tower was lit in 1810 [2].", &statuses);
+        judge_support(
+            &mut claims,
+            &quotes,
+            &crate::support::SupportConfig::default(),
+        );
+        assert_eq!(
+            hedge_partial("The tower was lit in 1810 [2].", &mut claims),
+            "The tower was lit in 1810 [2]."
+        );
+    }
+
+    proptest::proptest! {
+        /// Quoting the cited quote verbatim, with any attribution before it,
+        /// is never judged unsupported, whatever numbers the attribution
+        /// holds.
+        #[test]
+        fn attributed_verbatim_quotes_are_never_unsupported(
+            words in proptest::collection::vec("[A-Za-z]{1,9}|[0-9]{1,4}", 3..25),
+            title in proptest::collection::vec("[A-Z][a-z]{1,8}|[0-9]{4}(–[0-9]{4})?", 1..6),
+        ) {
+            let quote = format!("{}.", words.join(" "));
+            let claim = format!("{}: “{quote}”", title.join(" "));
+            let mut claims = vec![Claim {
+                text: claim,
+                citations: vec![1],
+                issue: None,
+                support: None,
+                support_reason: None,
+                inconsistent_with: Vec::new(),
+            }];
+            judge_support(&mut claims, &[Some((quote.as_str(), quote.as_str()))], &crate::support::SupportConfig::default());
+            proptest::prop_assert_eq!(claims[0].support, Some(crate::support::Support::Entails), "{:?}", claims[0].support_reason);
+        }
     }
 }

@@ -401,3 +401,108 @@ fn the_llm_judge_refines_but_never_overrules_a_contradiction() {
     );
     assert_eq!(o["counts"]["validated"], 1);
 }
+
+/// Issue 16: a claim its quote supports only in part is hedged in the
+/// answer ("suggest", not "show") and keeps the answer from high
+/// confidence; an entailed claim keeps its words. And support is about
+/// claims: whatever the summary claims — entailed, partial, contradicted,
+/// irrelevant — every quote keeps the same verdict, status and copy.
+#[test]
+fn a_partial_claim_is_hedged_and_no_quote_changes_with_the_claims() {
+    let run = |summary: &str| {
+        let reply = json!({
+            "snippets": [
+                {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+                 "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.9},
+                {"content": "The work took roughly twelve years and was finished under his son, Ptolemy II Philadelphus, around 280 BC.",
+                 "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.8}
+            ],
+            "summary": summary,
+            "noResults": false
+        })
+        .to_string();
+        let mock = Mock::with(move |r| {
+            if is_rerank(r) {
+                ok(&json!({ "score": 3 }).to_string())
+            } else {
+                ok(&reply)
+            }
+        });
+        ask(&mock, &[])
+    };
+    let support = |o: &Value| -> Vec<String> {
+        o["answer"]["claims"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["support"].as_str().unwrap_or("-").to_string())
+            .collect()
+    };
+    let entailed =
+        run("The architect was Sostratus of Cnidus [1]. The work took roughly twelve years [2].");
+    assert_eq!(
+        support(&entailed),
+        ["entails", "entails"],
+        "{:#}",
+        entailed["answer"]
+    );
+    assert_eq!(
+        entailed["answer"]["text"],
+        "The architect was Sostratus of Cnidus [1]. The work took roughly twelve years [2]."
+    );
+    assert_eq!(entailed["answer"]["confidence"], "high");
+
+    let partial = run(
+        "The architect was Sostratus of Cnidus [1]. Surveys show the work took roughly twelve years and employed thousands of slaves and masons [2].",
+    );
+    assert_eq!(
+        support(&partial),
+        ["entails", "partial"],
+        "{:#}",
+        partial["answer"]
+    );
+    assert_eq!(
+        partial["answer"]["text"],
+        "The architect was Sostratus of Cnidus [1]. Surveys suggest the work took roughly twelve years and employed thousands of slaves and masons [2].",
+    );
+    assert_eq!(
+        partial["answer"]["claims"][1]["text"],
+        "Surveys suggest the work took roughly twelve years and employed thousands of slaves and masons [2]."
+    );
+    assert_eq!(partial["answer"]["confidence"], "medium");
+
+    let unsupported = run(
+        "The architect was Sostratus of Rhodes [1]. The keepers ate fish every Friday [1]. The work took roughly twenty years [2].",
+    );
+    assert_eq!(
+        support(&unsupported),
+        ["contradicts", "irrelevant", "contradicts"],
+        "{:#}",
+        unsupported["answer"]
+    );
+    assert_eq!(unsupported["answer"]["confidence"], "low");
+
+    // The quotes, verdict for verdict, whatever the claims.
+    let quotes = |o: &Value| -> Vec<Value> {
+        o["snippets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                json!([
+                    s["verdict"],
+                    s["status"],
+                    s["similarity"],
+                    s["copy_text"],
+                    s["spans"]
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(quotes(&entailed).len(), 2);
+    assert_eq!(entailed["counts"]["validated"], 2);
+    assert_eq!(quotes(&partial), quotes(&entailed));
+    assert_eq!(quotes(&unsupported), quotes(&entailed));
+    assert_eq!(partial["counts"], entailed["counts"]);
+    assert_eq!(unsupported["counts"], entailed["counts"]);
+}

@@ -388,6 +388,8 @@ pub fn ask_with(
         answer::judge_support(&mut claims, &quotes, &cfg.support);
         outcome.usage = outcome.usage + engine.refine_support(&mut claims, &quotes, cancel);
         answer::check_consistency(&mut claims);
+        // A claim supported only in part is worded so ("suggests").
+        let text = answer::hedge_partial(&extraction.summary, &mut claims);
         let top = match &scores {
             // A reranker score of 3 ("contains the answer") is high.
             Some(_) => decision
@@ -399,7 +401,7 @@ pub fn ask_with(
         let confidence =
             answer::confidence(top, cfg.gate.high_confidence_score, &statuses, &claims);
         outcome.answer = Answer {
-            text: extraction.summary,
+            text,
             refused: false,
             refusal_message: None,
             claims,
