@@ -57,7 +57,8 @@ struct Store {
     force: bool,
 }
 
-/// The embedder: every command that reads the sources.
+/// The embedder (and the endpoint an `openai` embedder or the LLM calls):
+/// every command that reads the sources.
 #[derive(Args, Debug, Clone, Default, PartialEq)]
 struct Embed {
     /// Embedder: builtin (default, semantic, offline), minilm (the full
@@ -69,6 +70,10 @@ struct Embed {
     /// RESEARCH_BOARD_MINILM_DIR; get one with scripts/fetch-minilm.sh).
     #[arg(long, value_name = "DIR")]
     model_dir: Option<PathBuf>,
+    /// OpenAI-compatible base URL for the LLM and the openai embedder, e.g.
+    /// http://127.0.0.1:8080/v1 (env OPENAI_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
 }
 
 /// The extractor and its LLM: the commands that answer questions.
@@ -77,9 +82,6 @@ struct Llm {
     /// Extractor: extractive (default, offline) or llm (OpenAI-compatible).
     #[arg(long, value_name = "NAME")]
     engine: Option<crate::config::EngineKind>,
-    /// LLM base URL, e.g. http://127.0.0.1:8080/v1 (env OPENAI_BASE_URL).
-    #[arg(long, value_name = "URL")]
-    base_url: Option<String>,
     /// LLM model name (env OPENAI_MODEL).
     #[arg(long, value_name = "NAME")]
     model: Option<String>,
@@ -107,6 +109,7 @@ impl Embed {
         Embed {
             embedder: self.embedder.or(top.embedder),
             model_dir: self.model_dir.or_else(|| top.model_dir.clone()),
+            base_url: self.base_url.or_else(|| top.base_url.clone()),
         }
     }
 }
@@ -115,7 +118,6 @@ impl Llm {
     fn or(self, top: &Llm) -> Llm {
         Llm {
             engine: self.engine.or(top.engine),
-            base_url: self.base_url.or_else(|| top.base_url.clone()),
             model: self.model.or_else(|| top.model.clone()),
             no_rerank: self.no_rerank || top.no_rerank,
             debug: self.debug || top.debug,
@@ -246,7 +248,7 @@ fn overrides(store: &Store, embed: &Embed, llm: &Llm) -> Overrides {
         embedder: embed.embedder,
         model_dir: embed.model_dir.clone(),
         engine: llm.engine,
-        base_url: llm.base_url.clone(),
+        base_url: embed.base_url.clone(),
         model: llm.model.clone(),
         no_rerank: llm.no_rerank,
         top_k: None,
@@ -266,9 +268,7 @@ fn refuse_unused(cli: &Cli, takes_llm: bool, takes_bib: bool) -> Result<()> {
         bail_usage("--bibliography is for ask, verify and the board")?;
     }
     if !takes_llm && cli.llm != Llm::default() {
-        bail_usage(
-            "--engine, --base-url, --model, --no-rerank and --debug are for ask, eval and the board",
-        )?;
+        bail_usage("--engine, --model, --no-rerank and --debug are for ask, eval and the board")?;
     }
     Ok(())
 }
