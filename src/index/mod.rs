@@ -153,3 +153,6 @@ pub fn default_dir(sources: &Path) -> Result<PathBuf> {
         .join("indexes")
         .join(format!("{name}-{}", &hash[..16])))
 }
+
+#[cfg(test)]
+mod tests;

@@ -323,7 +323,8 @@ pub fn update(
         return Ok(report);
     }
 
-    // Vectors: reuse the previous generation's for unchanged chunks.
+    // Vectors: reuse the previous generation's for unchanged chunks (not
+    // those of changed or removed files).
     let mut old_vectors: HashMap<String, Vec<f32>> = HashMap::new();
     if let (Some(prev), Some(_)) = (reusable, embedder)
         && let Ok((d, vs)) =
@@ -332,7 +333,9 @@ pub fn update(
     {
         old_vectors = vs
             .into_iter()
-            .filter(|(id, _)| !changed.contains(source_of(id)))
+            .filter(|(id, _)| {
+                entries.contains_key(source_of(id)) && !changed.contains(source_of(id))
+            })
             .collect();
     }
     let mut fresh: HashMap<String, Vec<f32>> = HashMap::new();

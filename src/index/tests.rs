@@ -1,0 +1,71 @@
+//! The index end to end: the writer's generations as the reader opens them.
+
+use super::*;
+use crate::embed::{self, Embedder, EmbedderKind};
+
+fn builtin() -> Box<dyn Embedder> {
+    embed::build(EmbedderKind::Builtin).unwrap().unwrap()
+}
+
+/// Ten small files, each on its own subject.
+const SUBJECTS: [&str; 10] = [
+    "The lighthouse keeper trimmed the wick of the lamp every evening at dusk.",
+    "Fog bells were rung by hand on the rock in thick weather and snow.",
+    "The harbour master kept a ledger of every ship that entered the port.",
+    "Whalers boiled blubber in iron try-pots on the deck of the ship.",
+    "The village baker rose at four to fire the brick oven for bread.",
+    "Shepherds drove the flock over the pass before the first snowfall.",
+    "The cartographer drew the coastline from soundings taken at low tide.",
+    "Miners lowered a caged canary into the shaft to test the air.",
+    "The weaver threaded the loom with wool dyed in madder and woad.",
+    "Beekeepers smoked the hives gently before lifting out the combs.",
+];
+
+fn opts() -> UpdateOptions {
+    UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    }
+}
+
+/// Write the sources `f0.md`..`f9.md` (those in `keep`), then update the
+/// index.
+fn index_subjects(src: &Path, idx: &Path, e: &dyn Embedder, keep: impl Fn(usize) -> bool) {
+    for (i, s) in SUBJECTS.iter().enumerate() {
+        let p = src.join(format!("f{i}.md"));
+        if keep(i) {
+            std::fs::write(&p, format!("# Subject {i}\n\n{s}\n")).unwrap();
+        } else if p.exists() {
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    update(src, idx, &opts(), Some(e), &mut |_| {}).unwrap();
+}
+
+/// Removing files (enough of them that the graph is rebuilt from the
+/// remaining vectors) leaves none of their chunks in the vector search.
+#[test]
+fn removed_files_leave_no_vectors_behind() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    index_subjects(&src, &idx, e.as_ref(), |_| true);
+    index_subjects(&src, &idx, e.as_ref(), |i| i < 7);
+    let index = Index::open(&idx).unwrap();
+    let gone = |id: &str| {
+        ["f7.md#", "f8.md#", "f9.md#"]
+            .iter()
+            .any(|p| id.starts_with(p))
+    };
+    let (_, stored) =
+        read_vectors(&idx.join(format!("gen-{}.vectors", index.manifest.generation))).unwrap();
+    let stored: Vec<&str> = stored.iter().map(|(id, _)| id.as_str()).collect();
+    assert!(stored.iter().all(|id| !gone(id)), "{stored:?}");
+    for s in &SUBJECTS[7..] {
+        let q = e.embed(&[s]).unwrap().remove(0);
+        let hits = index.vector_search(&q, 10, 64);
+        assert_eq!(hits.len(), 7, "{hits:?}");
+        assert!(hits.iter().all(|(id, _)| !gone(id)), "{hits:?}");
+    }
+}
