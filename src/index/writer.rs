@@ -420,10 +420,10 @@ pub fn update(
         progress(Progress::BuildingGraph {
             vectors: all_vectors.len(),
         });
-        vectors::write_vectors(&dir.join(format!("{base}.vectors")), dim, &all_vectors)?;
         // The previous generation's graph, updated in place of a rebuild:
         // its removed and changed sources' chunks tombstoned, the new
-        // chunks inserted (a rebuild when tombstones pile up).
+        // chunks inserted (a rebuild when tombstones pile up). Its dump
+        // writes the vectors file too, a row per data id of the graph.
         let previous = reusable.filter(|p| p.hnsw.is_some()).and_then(|p| {
             VectorStore::load(dir, &Manifest::base(p.generation), p.hnsw.as_deref()).ok()
         });
