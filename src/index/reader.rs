@@ -97,14 +97,20 @@ impl Index {
                 dir.display()
             );
         }
-        // The graph's files are checked where they are loaded, on the
-        // graph's thread: until then searches scan the vectors file.
-        if let Some(file) = manifest.damaged_file_where(dir, |n| !manifest.is_graph_file(n)) {
+        // The side files (not the graph's: they are checked where they are
+        // loaded, on the graph's thread) and Tantivy's files, which carry
+        // their own checksums, are checked side by side before a search can
+        // trip over a damaged one.
+        let (side, tantivy) = std::thread::scope(|s| {
+            let tantivy = s.spawn(|| no_panic(&tdir, dir, || Ok(index.validate_checksum()?)));
+            let side = manifest.damaged_file_where(dir, |n| !manifest.is_graph_file(n));
+            let tantivy = tantivy.join().unwrap_or_else(|_| Err(damaged(&tdir, dir)));
+            (side, tantivy)
+        });
+        if let Some(file) = side {
             return Err(damaged(&file, dir));
         }
-        // Tantivy's files carry their own checksums: check them before a
-        // search can trip over a damaged one.
-        match no_panic(&tdir, dir, || Ok(index.validate_checksum()?)) {
+        match tantivy {
             Ok(bad) if bad.is_empty() => {}
             Ok(bad) => {
                 let first = bad
