@@ -101,3 +101,26 @@ fn an_opened_index_scans_exactly_around_tombstones() {
         assert!(hits.iter().all(|(id, _)| !id.starts_with("f4.md#")));
     }
 }
+
+/// An index of an older format is rebuilt as a new generation, never under
+/// the committed generation's name (a crash then leaves no new file that
+/// the old commit would read).
+#[test]
+fn an_older_format_is_rebuilt_under_a_new_generation() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    index_subjects(&src, &idx, e.as_ref(), |_| true);
+    let manifest = idx.join("gen-1.manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["format"] = (MANIFEST_FORMAT - 1).into();
+    std::fs::write(&manifest, serde_json::to_vec(&m).unwrap()).unwrap();
+    assert!(Index::open(&idx).is_err());
+    let r = update(&src, &idx, &opts(), Some(e.as_ref()), &mut |_| {}).unwrap();
+    assert_eq!(r.files_indexed, 10);
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(index.manifest.generation, 2);
+    assert!(!idx.join("gen-1.manifest.json").exists());
+}

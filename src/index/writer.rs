@@ -147,9 +147,14 @@ pub fn update(
     schema::register(&index);
 
     // The generation in force, if any, and whether it can be reused.
-    let previous: Option<Manifest> = index
-        .load_metas()?
-        .payload
+    let payload = index.load_metas()?.payload;
+    // The committed generation's number, whatever its manifest says: the
+    // next one gets a new name even when that manifest is of another
+    // format, so a crash cannot leave new files under the committed name.
+    let committed: Option<u64> = payload
+        .as_deref()
+        .and_then(|p| p.strip_prefix("gen-")?.parse().ok());
+    let previous: Option<Manifest> = payload
         .as_deref()
         .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
         .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
@@ -183,7 +188,7 @@ pub fn update(
             damaged: file.clone(),
         });
     }
-    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let generation = committed.map_or(1, |g| g + 1);
     let previous = previous.filter(|_| damaged_previous.is_none());
     let embedder_id = embedder.map(|e| e.id().to_string());
     let dim = embedder.map_or(0, |e| e.dim());
