@@ -286,18 +286,16 @@ fn latest_ids(idx: &Path) -> Vec<String> {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
             let n: u64 = name
                 .strip_prefix("gen-")?
-                .strip_suffix(".ids")?
+                .strip_suffix(".vectors")?
                 .parse()
                 .ok()?;
             Some(n)
         })
         .max()
         .expect("a generation");
-    std::fs::read_to_string(idx.join(format!("gen-{newest}.ids")))
+    research_board::index::read_vector_ids(&idx.join(format!("gen-{newest}.vectors")))
         .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
+        .1
 }
 
 #[test]

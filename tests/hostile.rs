@@ -242,7 +242,7 @@ fn item_9_a_damaged_index_is_named_and_rebuilt() {
                 n.starts_with("gen-") && n.ends_with(suffix)
             })
     };
-    let kinds = [".ids", ".vectors", ".hnsw.graph", ".hnsw.data"];
+    let kinds = [".vectors", ".hnsw.graph", ".hnsw.data"];
     assert!(kinds.iter().filter(|k| side(k).is_some()).count() >= 3);
     for kind in kinds {
         let Some(victim) = side(kind) else { continue };
@@ -264,15 +264,15 @@ fn item_9_a_damaged_index_is_named_and_rebuilt() {
         let again = stdout_json(&run(&["index", s, "--json"]));
         assert_eq!(again["up_to_date"], true, "{again}");
     }
-    // Opening without an update checks that every file is there at its
-    // size: a truncated file is named.
-    let victim = side(".ids").unwrap();
+    // Opening without an update checks the files it reads at once: a
+    // truncated vectors file is named.
+    let victim = side(".vectors").unwrap();
     let bytes = std::fs::read(&victim).unwrap();
     std::fs::write(&victim, &bytes[..bytes.len() / 2]).unwrap();
     let out = run(&["ask", s, "Who rang the fog bells?", "--no-update"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("damaged") && err.contains(".ids"), "{err}");
+    assert!(err.contains("damaged") && err.contains(".vectors"), "{err}");
 }
 
 /// Item 15: the filesystem root is refused; an index folder inside the

@@ -10,6 +10,12 @@
 //!
 //! `reader.rs` opens a committed generation and searches it; `writer.rs`
 //! builds the next generation and commits it (under the index lock).
+//!
+//! Opening is quick whatever the size: the reader checks the manifest, the
+//! vectors file and Tantivy's files, and memory-maps the vectors file,
+//! which answers vector searches by an exact scan; the graph (the larger
+//! files, and the slow part) is checked and loaded on a background thread,
+//! and searches go to it once it is there (`vectors/opened.rs`).
 
 mod reader;
 mod readonly;
@@ -18,7 +24,7 @@ mod vectors;
 mod writer;
 
 pub use reader::{Hit, Index};
-pub use vectors::{VectorStore, read_vectors};
+pub use vectors::{EXACT_SCAN_MAX_FLOATS, VectorStore, read_ids as read_vector_ids, read_vectors};
 pub use writer::{Progress, UpdateOptions, UpdateReport, update};
 
 use crate::chunk::ChunkConfig;
@@ -28,7 +34,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-const MANIFEST_FORMAT: u32 = 2;
+/// 3: the vectors file holds a row per data id of the graph and the chunk
+/// ids (the `.ids` file is gone).
+const MANIFEST_FORMAT: u32 = 3;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -114,18 +122,42 @@ impl Manifest {
     /// The first side file whose content differs from its checksum (or is
     /// missing), if any.
     fn damaged_file(&self, dir: &Path) -> Option<PathBuf> {
-        self.checksums.iter().find_map(|(name, sum)| {
-            let p = dir.join(name);
-            (file_hash(&p).ok().as_deref() != Some(sum.as_str())).then_some(p)
+        self.damaged_file_where(dir, |_| true)
+    }
+
+    /// [`Manifest::damaged_file`] among the side files `which` names.
+    fn damaged_file_where(&self, dir: &Path, which: impl Fn(&str) -> bool) -> Option<PathBuf> {
+        first_damaged(dir, self.checksums.iter().filter(|(name, _)| which(name)))
+    }
+
+    /// Whether the side file `name` is one of the graph's (checked and
+    /// loaded in the background when the index is opened).
+    fn is_graph_file(&self, name: &str) -> bool {
+        self.hnsw.as_deref().is_some_and(|h| {
+            name.strip_prefix(h)
+                .is_some_and(|r| r.starts_with(".hnsw."))
         })
     }
+}
+
+/// The first of `files` (name, checksum) in `dir` whose content differs
+/// from its checksum (or is missing).
+fn first_damaged<'a>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'a String, &'a String)>,
+) -> Option<PathBuf> {
+    files.into_iter().find_map(|(name, sum)| {
+        let p = dir.join(name);
+        (file_hash(&p).ok().as_deref() != Some(sum.as_str())).then_some(p)
+    })
 }
 
 fn file_hash(path: &Path) -> Result<String> {
     let mut h = blake3::Hasher::new();
     let mut f =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    std::io::copy(&mut f, &mut h).with_context(|| format!("cannot read {}", path.display()))?;
+    h.update_reader(&mut f)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(h.finalize().to_hex().to_string())
 }
 
@@ -175,3 +207,6 @@ pub fn default_dir(sources: &Path) -> Result<PathBuf> {
         .join("indexes")
         .join(format!("{name}-{}", &hash[..16])))
 }
+
+#[cfg(test)]
+mod tests;

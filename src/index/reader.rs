@@ -3,8 +3,8 @@
 //! chunks up.
 
 use super::schema::{self, Fields};
-use super::vectors::VectorStore;
-use super::{MANIFEST_FORMAT, Manifest, damaged, no_panic, readonly};
+use super::vectors::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
+use super::{MANIFEST_FORMAT, Manifest, damaged, first_damaged, no_panic, readonly};
 use crate::chunk::Chunk;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ pub struct Index {
     index: tantivy::Index,
     reader: IndexReader,
     fields: Fields,
-    vectors: VectorStore,
+    vectors: OpenedStore,
 }
 
 /// A chunk as returned by a search, with its stored vector if any.
@@ -33,9 +33,21 @@ pub struct Hit {
 }
 
 impl Index {
-    /// Open the index in `dir`. A missing or unreadable index is an error
-    /// that says what to do.
+    /// Open the index in `dir`, ready to query; the vector graph of a large
+    /// index loads in the background (see [`Index::wait_for_graph`]). A
+    /// missing or unreadable index is an error that says what to do.
     pub fn open(dir: &Path) -> Result<Index> {
+        Self::open_with(dir, EXACT_SCAN_MAX_FLOATS)
+    }
+
+    /// [`Index::open`], but vector searches always scan exactly and the
+    /// graph is never loaded: for a process that asks a question or two
+    /// and exits before a large graph would have loaded.
+    pub fn open_exact(dir: &Path) -> Result<Index> {
+        Self::open_with(dir, usize::MAX)
+    }
+
+    fn open_with(dir: &Path, exact_max_floats: usize) -> Result<Index> {
         let tdir = dir.join("tantivy");
         if !tdir.join("meta.json").exists() {
             bail!(
@@ -85,12 +97,20 @@ impl Index {
                 dir.display()
             );
         }
-        if let Some(file) = manifest.damaged_file(dir) {
+        // The side files (not the graph's: they are checked where they are
+        // loaded, on the graph's thread) and Tantivy's files, which carry
+        // their own checksums, are checked side by side before a search can
+        // trip over a damaged one.
+        let (side, tantivy) = std::thread::scope(|s| {
+            let tantivy = s.spawn(|| no_panic(&tdir, dir, || Ok(index.validate_checksum()?)));
+            let side = manifest.damaged_file_where(dir, |n| !manifest.is_graph_file(n));
+            let tantivy = tantivy.join().unwrap_or_else(|_| Err(damaged(&tdir, dir)));
+            (side, tantivy)
+        });
+        if let Some(file) = side {
             return Err(damaged(&file, dir));
         }
-        // Tantivy's files carry their own checksums: check them before a
-        // search can trip over a damaged one.
-        match no_panic(&tdir, dir, || Ok(index.validate_checksum()?)) {
+        match tantivy {
             Ok(bad) if bad.is_empty() => {}
             Ok(bad) => {
                 let first = bad
@@ -102,8 +122,25 @@ impl Index {
             }
             Err(e) => return Err(e),
         }
-        let vectors = no_panic(&dir.join(format!("{base}.ids")), dir, || {
-            VectorStore::load(dir, &base, manifest.hnsw.as_deref())
+        let check_graph = {
+            let dir = dir.to_path_buf();
+            let sums: Vec<(String, String)> = (manifest.checksums.iter())
+                .filter(|(name, _)| manifest.is_graph_file(name))
+                .map(|(name, sum)| (name.clone(), sum.clone()))
+                .collect();
+            move || match first_damaged(&dir, sums.iter().map(|(n, s)| (n, s))) {
+                Some(file) => Err(damaged(&file, &dir)),
+                None => Ok(()),
+            }
+        };
+        let vectors = no_panic(&dir.join(format!("{base}.vectors")), dir, || {
+            OpenedStore::open(
+                dir,
+                &base,
+                manifest.hnsw.as_deref(),
+                check_graph,
+                exact_max_floats,
+            )
         })?;
         let (_, fields) = schema::build();
         let reader = index
@@ -147,9 +184,20 @@ impl Index {
     }
 
     /// Nearest chunks by vector: (chunk id, cosine similarity), exploring
-    /// `ef` candidates in the graph.
+    /// `ef` candidates in the graph once it is loaded; until then, and for
+    /// a small index always, by an exact scan.
     pub fn vector_search(&self, query: &[f32], k: usize, ef: usize) -> Vec<(String, f32)> {
         self.vectors.search(query, k, ef)
+    }
+
+    /// Wait until the vector graph has loaded (it loads in the background
+    /// after [`Index::open`]): `Ok(true)` when vector searches now go to
+    /// it, `Ok(false)` when this index is searched by exact scan only (a
+    /// small one, or one without vectors), the reason when the graph could
+    /// not be loaded (a damaged file: searches keep scanning exactly, and
+    /// the next update rebuilds it).
+    pub fn wait_for_graph(&self) -> Result<bool, String> {
+        self.vectors.wait_for_graph()
     }
 
     /// A chunk and its stored vector, by id.

@@ -1,10 +1,18 @@
-//! The in-memory vector store: an `hnsw_rs` graph over unit vectors, dumped
-//! next to the Tantivy index and reloaded at start.
+//! The vector store: an `hnsw_rs` graph over unit vectors and the vectors
+//! file beside it (`file.rs`), dumped next to the Tantivy index. Questions
+//! go to an [`OpenedStore`] (`opened.rs`), which answers from the vectors
+//! file while the graph loads; re-indexing loads the graph whole
+//! ([`VectorStore::load`]) to update it.
 
-use anyhow::{Context, Result, bail};
+mod file;
+mod opened;
+
+pub use file::{read_ids, read_vectors};
+pub use opened::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
+
+use anyhow::{Context, Result};
 use hnsw_rs::hnswio::HnswIo;
 use hnsw_rs::prelude::{Distance, Hnsw};
-use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 /// A chunk id and its vector.
@@ -39,7 +47,10 @@ const INSERT_BATCH: usize = 8192;
 /// the live vectors is due.
 pub struct VectorStore {
     hnsw: Option<Hnsw<'static, f32, UnitCosine>>,
+    /// The chunk id of every data id (a tombstone empty).
     ids: Vec<String>,
+    /// The vectors' dimension (0 before the first vector).
+    dim: usize,
     /// Data ids whose chunk was removed.
     tombstones: usize,
 }
@@ -68,11 +79,13 @@ impl VectorStore {
     /// never both whole in memory.
     fn build_in_batches(vectors: Vec<(String, Vec<f32>)>, batch: usize) -> Self {
         let ids: Vec<String> = vectors.iter().map(|(id, _)| id.clone()).collect();
+        let dim = vectors.first().map_or(0, |(_, v)| v.len());
         let n = vectors.iter().filter(|(_, v)| nonzero(v)).count();
         if n == 0 {
             return VectorStore {
                 hnsw: None,
                 ids,
+                dim,
                 tombstones: 0,
             };
         }
@@ -94,6 +107,7 @@ impl VectorStore {
         VectorStore {
             hnsw: Some(hnsw),
             ids,
+            dim,
             tombstones: 0,
         }
     }
@@ -101,6 +115,11 @@ impl VectorStore {
     /// Add the vectors of new chunks to the graph as it is (no rebuild).
     pub fn insert(&mut self, vectors: Vec<IdVector>) {
         let first = self.ids.len();
+        if self.dim == 0
+            && let Some((_, v)) = vectors.first()
+        {
+            self.dim = v.len();
+        }
         self.ids.extend(vectors.iter().map(|(id, _)| id.clone()));
         let data: Vec<(&Vec<f32>, usize)> = vectors
             .iter()
@@ -152,10 +171,28 @@ impl VectorStore {
         self.len() == 0
     }
 
-    /// Write the graph under `dir` with a basename derived from `base`;
-    /// returns the basename actually used (hnsw_rs never overwrites).
+    /// Write the vectors file `{base}.vectors` (a row per data id, from
+    /// the graph's own copies of the vectors) and the graph under `dir`
+    /// with a basename derived from `base`; returns the graph's basename
+    /// actually used (hnsw_rs never overwrites).
     pub fn dump(&self, dir: &Path, base: &str) -> Result<Option<String>> {
-        write_ids(&dir.join(format!("{base}.ids")), &self.ids)?;
+        let mut rows: Vec<Option<std::sync::Arc<hnsw_rs::prelude::Point<'static, f32>>>> =
+            vec![None; self.ids.len()];
+        if let Some(h) = &self.hnsw {
+            for p in h.get_point_indexation() {
+                if let Some(slot) = rows.get_mut(p.get_origin_id()) {
+                    *slot = Some(p);
+                }
+            }
+        }
+        file::write(
+            &dir.join(format!("{base}.vectors")),
+            self.dim,
+            &self.ids,
+            |d| rows[d].as_deref().map(|p| p.get_v()),
+        )
+        .with_context(|| format!("writing the vectors to {}", dir.display()))?;
+        drop(rows);
         let Some(h) = &self.hnsw else {
             return Ok(None);
         };
@@ -166,14 +203,16 @@ impl VectorStore {
         Ok(Some(name))
     }
 
-    /// Load a graph dumped by [`VectorStore::dump`].
+    /// Load a store dumped by [`VectorStore::dump`], its graph whole (what
+    /// an update needs; questions go to [`OpenedStore`]).
     pub fn load(dir: &Path, base: &str, hnsw_name: Option<&str>) -> Result<Self> {
-        let ids = read_ids(&dir.join(format!("{base}.ids")))?;
+        let (dim, ids) = file::read_ids(&dir.join(format!("{base}.vectors")))?;
         let tombstones = ids.iter().filter(|id| id.is_empty()).count();
         let Some(name) = hnsw_name else {
             return Ok(VectorStore {
                 hnsw: None,
                 ids,
+                dim,
                 tombstones,
             });
         };
@@ -189,6 +228,7 @@ impl VectorStore {
         Ok(VectorStore {
             hnsw: Some(hnsw),
             ids,
+            dim,
             tombstones,
         })
     }
@@ -241,235 +281,5 @@ pub fn next_store(
     }
 }
 
-fn write_ids(path: &Path, ids: &[String]) -> Result<()> {
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
-    for id in ids {
-        if id.contains('\n') {
-            bail!("chunk id contains a newline: {id:?}");
-        }
-        writeln!(w, "{id}")?;
-    }
-    w.into_inner()?.sync_all()?;
-    Ok(())
-}
-
-fn read_ids(path: &Path) -> Result<Vec<String>> {
-    let mut s = String::new();
-    std::fs::File::open(path)
-        .with_context(|| format!("opening {}", path.display()))?
-        .read_to_string(&mut s)?;
-    Ok(s.lines().map(str::to_string).collect())
-}
-
-/// Vectors of one generation, kept so that re-indexing never re-embeds an
-/// unchanged chunk: magic, dim, count, then (id, f32 × dim) records.
-pub fn write_vectors(path: &Path, dim: usize, vectors: &[(String, Vec<f32>)]) -> Result<()> {
-    let mut w = BufWriter::new(std::fs::File::create(path)?);
-    w.write_all(b"RBVEC001")?;
-    w.write_all(&(dim as u32).to_le_bytes())?;
-    w.write_all(&(vectors.len() as u64).to_le_bytes())?;
-    for (id, v) in vectors {
-        let b = id.as_bytes();
-        w.write_all(&(b.len() as u32).to_le_bytes())?;
-        w.write_all(b)?;
-        for x in v {
-            w.write_all(&x.to_le_bytes())?;
-        }
-    }
-    w.into_inner()?.sync_all()?;
-    Ok(())
-}
-
-pub fn read_vectors(path: &Path) -> Result<(usize, Vec<IdVector>)> {
-    let mut r = BufReader::new(std::fs::File::open(path)?);
-    let mut magic = [0u8; 8];
-    r.read_exact(&mut magic)?;
-    if &magic != b"RBVEC001" {
-        bail!("{} is not a vectors file", path.display());
-    }
-    let mut u4 = [0u8; 4];
-    let mut u8b = [0u8; 8];
-    r.read_exact(&mut u4)?;
-    let dim = u32::from_le_bytes(u4) as usize;
-    r.read_exact(&mut u8b)?;
-    let n = u64::from_le_bytes(u8b) as usize;
-    let mut out = Vec::with_capacity(n.min(1 << 24));
-    let mut fbuf = vec![0u8; dim * 4];
-    for _ in 0..n {
-        r.read_exact(&mut u4)?;
-        let len = u32::from_le_bytes(u4) as usize;
-        if len > 1 << 16 {
-            bail!("corrupt vectors file {}", path.display());
-        }
-        let mut id = vec![0u8; len];
-        r.read_exact(&mut id)?;
-        r.read_exact(&mut fbuf)?;
-        let v = fbuf
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
-        out.push((String::from_utf8(id)?, v));
-    }
-    Ok((dim, out))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::embed::normalize;
-
-    fn unit(v: &[f32]) -> Vec<f32> {
-        let mut v = v.to_vec();
-        normalize(&mut v);
-        v
-    }
-
-    #[test]
-    fn build_dump_load_search() {
-        let vectors: Vec<(String, Vec<f32>)> = (0..200)
-            .map(|i| {
-                let a = i as f32 * 0.1;
-                (format!("c{i}"), unit(&[a.cos(), a.sin(), 0.3]))
-            })
-            .chain(std::iter::once(("zero".to_string(), vec![0.0; 3])))
-            .collect();
-        let store = VectorStore::build(vectors.clone());
-        assert_eq!(store.len(), 200);
-        let hits = store.search(&vectors[42].1, 3, 64);
-        assert_eq!(hits[0].0, "c42");
-        assert!((hits[0].1 - 1.0).abs() < 1e-4);
-
-        let dir = tempfile::tempdir().unwrap();
-        let name = store.dump(dir.path(), "gen-1").unwrap();
-        let loaded = VectorStore::load(dir.path(), "gen-1", name.as_deref()).unwrap();
-        assert_eq!(loaded.search(&vectors[42].1, 1, 64)[0].0, "c42");
-
-        write_vectors(&dir.path().join("v"), 3, &vectors).unwrap();
-        let (dim, back) = read_vectors(&dir.path().join("v")).unwrap();
-        assert_eq!(dim, 3);
-        assert_eq!(back, vectors);
-    }
-
-    #[test]
-    fn hnsw_recall_against_exact_search() {
-        let mut seed = 1u64;
-        let mut r = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % 10_000) as f32 / 5_000.0 - 1.0
-        };
-        let vs: Vec<(String, Vec<f32>)> = (0..1500)
-            .map(|i| {
-                (
-                    format!("c{i}"),
-                    unit(&(0..64).map(|_| r()).collect::<Vec<_>>()),
-                )
-            })
-            .collect();
-        // Inserted 100 at a time, as a large index is.
-        let store = VectorStore::build_in_batches(vs.clone(), 100);
-        let mut found = 0;
-        for q in vs.iter().step_by(30) {
-            let mut exact: Vec<(f32, &str)> = vs
-                .iter()
-                .map(|(id, v)| (crate::embed::dot(v, &q.1), id.as_str()))
-                .collect();
-            exact.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let hits = store.search(&q.1, 10, 64);
-            found += hits
-                .iter()
-                .filter(|(id, _)| exact[..10].iter().any(|(_, e)| e == id))
-                .count();
-        }
-        let recall = found as f64 / 500.0;
-        assert!(recall >= 0.9, "recall@10 {recall}");
-    }
-
-    /// Incremental: inserted chunks are found, tombstoned ones never, and
-    /// both survive a dump and a load; compaction is due past 20%.
-    #[test]
-    fn insert_and_remove_without_rebuilding() {
-        let v = |i: usize| {
-            let a = i as f32 * 0.07;
-            unit(&[a.cos(), a.sin(), 0.2 + (i % 7) as f32 * 0.1])
-        };
-        let mut store = VectorStore::build((0..300).map(|i| (format!("c{i}"), v(i))).collect());
-        store.insert((300..320).map(|i| (format!("c{i}"), v(i))).collect());
-        assert_eq!(store.len(), 320);
-        assert_eq!(store.search(&v(310), 1, 64)[0].0, "c310");
-        let gone: std::collections::HashSet<&str> = ["c42", "c310"].into_iter().collect();
-        assert_eq!(store.remove_where(|id| gone.contains(id)), 2);
-        assert_eq!(store.live(), 318);
-        for q in [42, 310] {
-            let hits = store.search(&v(q), 10, 64);
-            assert_eq!(hits.len(), 10);
-            assert!(
-                hits.iter().all(|(id, _)| !gone.contains(id.as_str())),
-                "{hits:?}"
-            );
-        }
-        assert!(!store.needs_compaction());
-
-        let dir = tempfile::tempdir().unwrap();
-        let name = store.dump(dir.path(), "gen-2").unwrap();
-        let mut loaded = VectorStore::load(dir.path(), "gen-2", name.as_deref()).unwrap();
-        assert_eq!(loaded.live(), 318);
-        assert!(
-            loaded
-                .search(&v(42), 10, 64)
-                .iter()
-                .all(|(id, _)| id != "c42")
-        );
-        // A loaded graph takes inserts too.
-        loaded.insert(vec![("c999".into(), v(999))]);
-        assert_eq!(loaded.search(&v(999), 1, 64)[0].0, "c999");
-        let many: Vec<String> = (0..70).map(|i| format!("c{i}")).collect();
-        loaded.remove_where(|id| many.iter().any(|m| m == id));
-        assert!(loaded.needs_compaction());
-    }
-
-    #[test]
-    fn the_next_generation_is_incremental_until_compaction() {
-        let v = |i: usize| unit(&[(i as f32).cos(), (i as f32).sin(), 1.0]);
-        let ids = |s: &VectorStore| s.ids.clone();
-        let base = VectorStore::build((0..100).map(|i| (format!("c{i}"), v(i))).collect());
-        // A small change: tombstones and an insert, the old data ids kept.
-        let next = next_store(
-            Some(base),
-            |id| id == "c5",
-            vec![("c5".into(), v(500))],
-            || panic!("no rebuild for a small change"),
-        );
-        assert_eq!(ids(&next).len(), 101);
-        assert_eq!(ids(&next)[5], "");
-        assert_eq!(next.search(&v(500), 1, 64)[0].0, "c5");
-        // A large removal compacts: a rebuild over the live vectors.
-        let rebuilt = next_store(
-            Some(next),
-            |id| id < "c5",
-            Vec::new(),
-            || vec![("only".into(), v(1))],
-        );
-        assert_eq!(ids(&rebuilt), ["only"]);
-        assert_eq!(rebuilt.live(), 1);
-    }
-
-    #[test]
-    fn the_first_vectors_of_an_empty_store() {
-        let mut store = VectorStore::build(Vec::new());
-        store.insert(vec![
-            ("a".into(), unit(&[1.0, 0.0])),
-            ("z".into(), vec![0.0, 0.0]),
-        ]);
-        assert_eq!(store.search(&[1.0, 0.0], 2, 16)[0].0, "a");
-        assert_eq!(store.live(), 2);
-    }
-
-    #[test]
-    fn empty_store_searches_to_nothing() {
-        let store = VectorStore::build(Vec::new());
-        assert!(store.is_empty());
-        assert!(store.search(&[1.0, 0.0], 5, 64).is_empty());
-    }
-}
+mod tests;

@@ -147,9 +147,14 @@ pub fn update(
     schema::register(&index);
 
     // The generation in force, if any, and whether it can be reused.
-    let previous: Option<Manifest> = index
-        .load_metas()?
-        .payload
+    let payload = index.load_metas()?.payload;
+    // The committed generation's number, whatever its manifest says: the
+    // next one gets a new name even when that manifest is of another
+    // format, so a crash cannot leave new files under the committed name.
+    let committed: Option<u64> = payload
+        .as_deref()
+        .and_then(|p| p.strip_prefix("gen-")?.parse().ok());
+    let previous: Option<Manifest> = payload
         .as_deref()
         .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
         .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
@@ -183,7 +188,7 @@ pub fn update(
             damaged: file.clone(),
         });
     }
-    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let generation = committed.map_or(1, |g| g + 1);
     let previous = previous.filter(|_| damaged_previous.is_none());
     let embedder_id = embedder.map(|e| e.id().to_string());
     let dim = embedder.map_or(0, |e| e.dim());
@@ -323,7 +328,8 @@ pub fn update(
         return Ok(report);
     }
 
-    // Vectors: reuse the previous generation's for unchanged chunks.
+    // Vectors: reuse the previous generation's for unchanged chunks (not
+    // those of changed or removed files).
     let mut old_vectors: HashMap<String, Vec<f32>> = HashMap::new();
     if let (Some(prev), Some(_)) = (reusable, embedder)
         && let Ok((d, vs)) =
@@ -332,7 +338,9 @@ pub fn update(
     {
         old_vectors = vs
             .into_iter()
-            .filter(|(id, _)| !changed.contains(source_of(id)))
+            .filter(|(id, _)| {
+                entries.contains_key(source_of(id)) && !changed.contains(source_of(id))
+            })
             .collect();
     }
     let mut fresh: HashMap<String, Vec<f32>> = HashMap::new();
@@ -417,10 +425,10 @@ pub fn update(
         progress(Progress::BuildingGraph {
             vectors: all_vectors.len(),
         });
-        vectors::write_vectors(&dir.join(format!("{base}.vectors")), dim, &all_vectors)?;
         // The previous generation's graph, updated in place of a rebuild:
         // its removed and changed sources' chunks tombstoned, the new
-        // chunks inserted (a rebuild when tombstones pile up).
+        // chunks inserted (a rebuild when tombstones pile up). Its dump
+        // writes the vectors file too, a row per data id of the graph.
         let previous = reusable.filter(|p| p.hnsw.is_some()).and_then(|p| {
             VectorStore::load(dir, &Manifest::base(p.generation), p.hnsw.as_deref()).ok()
         });

@@ -1,0 +1,126 @@
+//! The index end to end: the writer's generations as the reader opens them.
+
+use super::*;
+use crate::embed::{self, Embedder, EmbedderKind};
+
+fn builtin() -> Box<dyn Embedder> {
+    embed::build(EmbedderKind::Builtin).unwrap().unwrap()
+}
+
+/// Ten small files, each on its own subject.
+const SUBJECTS: [&str; 10] = [
+    "The lighthouse keeper trimmed the wick of the lamp every evening at dusk.",
+    "Fog bells were rung by hand on the rock in thick weather and snow.",
+    "The harbour master kept a ledger of every ship that entered the port.",
+    "Whalers boiled blubber in iron try-pots on the deck of the ship.",
+    "The village baker rose at four to fire the brick oven for bread.",
+    "Shepherds drove the flock over the pass before the first snowfall.",
+    "The cartographer drew the coastline from soundings taken at low tide.",
+    "Miners lowered a caged canary into the shaft to test the air.",
+    "The weaver threaded the loom with wool dyed in madder and woad.",
+    "Beekeepers smoked the hives gently before lifting out the combs.",
+];
+
+fn opts() -> UpdateOptions {
+    UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    }
+}
+
+/// Write the sources `f0.md`..`f9.md` (those in `keep`), then update the
+/// index.
+fn index_subjects(src: &Path, idx: &Path, e: &dyn Embedder, keep: impl Fn(usize) -> bool) {
+    for (i, s) in SUBJECTS.iter().enumerate() {
+        let p = src.join(format!("f{i}.md"));
+        if keep(i) {
+            std::fs::write(&p, format!("# Subject {i}\n\n{s}\n")).unwrap();
+        } else if p.exists() {
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    update(src, idx, &opts(), Some(e), &mut |_| {}).unwrap();
+}
+
+/// Removing files (enough of them that the graph is rebuilt from the
+/// remaining vectors) leaves none of their chunks in the vector search.
+#[test]
+fn removed_files_leave_no_vectors_behind() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    index_subjects(&src, &idx, e.as_ref(), |_| true);
+    index_subjects(&src, &idx, e.as_ref(), |i| i < 7);
+    let index = Index::open(&idx).unwrap();
+    let gone = |id: &str| {
+        ["f7.md#", "f8.md#", "f9.md#"]
+            .iter()
+            .any(|p| id.starts_with(p))
+    };
+    let (_, stored) =
+        read_vectors(&idx.join(format!("gen-{}.vectors", index.manifest.generation))).unwrap();
+    let stored: Vec<&str> = stored.iter().map(|(id, _)| id.as_str()).collect();
+    assert!(stored.iter().all(|id| !gone(id)), "{stored:?}");
+    for s in &SUBJECTS[7..] {
+        let q = e.embed(&[s]).unwrap().remove(0);
+        let hits = index.vector_search(&q, 10, 64);
+        assert_eq!(hits.len(), 7, "{hits:?}");
+        assert!(hits.iter().all(|(id, _)| !gone(id)), "{hits:?}");
+    }
+}
+
+/// An incremental update tombstones a removed file's chunks in the graph;
+/// the index opened from disk answers by exact scan, as a brute-force scan
+/// of the live vectors would, without them.
+#[test]
+fn an_opened_index_scans_exactly_around_tombstones() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    index_subjects(&src, &idx, e.as_ref(), |_| true);
+    index_subjects(&src, &idx, e.as_ref(), |i| i != 4);
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(index.wait_for_graph(), Ok(false), "a small index scans");
+    let file = idx.join(format!("gen-{}.vectors", index.manifest.generation));
+    let (_, ids) = read_vector_ids(&file).unwrap();
+    assert_eq!(ids.iter().filter(|id| id.is_empty()).count(), 1, "{ids:?}");
+    let (_, live) = read_vectors(&file).unwrap();
+    assert_eq!(live.len(), 9);
+    for s in SUBJECTS {
+        let q = e.embed(&[s]).unwrap().remove(0);
+        let mut exact: Vec<(String, f32)> = live
+            .iter()
+            .map(|(id, v)| (id.clone(), crate::embed::dot(&q, v)))
+            .collect();
+        exact.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let hits = index.vector_search(&q, 5, 64);
+        let ids = |h: &[(String, f32)]| h.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&hits), ids(&exact[..5]));
+        assert!(hits.iter().all(|(id, _)| !id.starts_with("f4.md#")));
+    }
+}
+
+/// An index of an older format is rebuilt as a new generation, never under
+/// the committed generation's name (a crash then leaves no new file that
+/// the old commit would read).
+#[test]
+fn an_older_format_is_rebuilt_under_a_new_generation() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    index_subjects(&src, &idx, e.as_ref(), |_| true);
+    let manifest = idx.join("gen-1.manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["format"] = (MANIFEST_FORMAT - 1).into();
+    std::fs::write(&manifest, serde_json::to_vec(&m).unwrap()).unwrap();
+    assert!(Index::open(&idx).is_err());
+    let r = update(&src, &idx, &opts(), Some(e.as_ref()), &mut |_| {}).unwrap();
+    assert_eq!(r.files_indexed, 10);
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(index.manifest.generation, 2);
+    assert!(!idx.join("gen-1.manifest.json").exists());
+}
