@@ -89,13 +89,15 @@ fn report(name: &str, n: usize, secs: f64, chars: usize) {
     );
 }
 
+/// `RB_BENCH_CHUNKS`, else `default`: how many chunks to embed.
+fn want(default: usize) -> usize {
+    std::env::var("RB_BENCH_CHUNKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 fn main() {
-    let want = |default: usize| {
-        std::env::var("RB_BENCH_CHUNKS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "embedding throughput, ~{CHUNK_CHARS}-char chunks of sample-sources/ text, {threads} CPU(s)"
