@@ -130,18 +130,19 @@ fn strip_running_lines(pages: &mut [String]) {
         }
         e
     };
+    let all_edges: Vec<Vec<(usize, String)>> = pages.iter().map(|p| edges(p)).collect();
     let mut pages_with: HashMap<String, usize> = HashMap::new();
-    for p in pages.iter() {
-        let mut keys: Vec<String> = edges(p).into_iter().map(|(_, k)| k).collect();
+    for e in &all_edges {
+        let mut keys: Vec<&String> = e.iter().map(|(_, k)| k).collect();
         keys.sort_unstable();
         keys.dedup();
         for k in keys {
-            *pages_with.entry(k).or_default() += 1;
+            *pages_with.entry(k.clone()).or_default() += 1;
         }
     }
     let need = (pages.len() / 2).max(3);
-    for p in pages.iter_mut() {
-        let drop: Vec<usize> = edges(p)
+    for (p, e) in pages.iter_mut().zip(all_edges) {
+        let drop: Vec<usize> = e
             .into_iter()
             .filter(|(_, k)| !k.is_empty() && pages_with.get(k).is_some_and(|n| *n >= need))
             .map(|(i, _)| i)

@@ -198,50 +198,7 @@ async fn event_loop(
                     app.set_status(msg.0, what);
                 }
                 app::Effect::Open(target) => {
-                    let editor = std::env::var("VISUAL")
-                        .ok()
-                        .filter(|v| !v.trim().is_empty())
-                        .or_else(|| std::env::var("EDITOR").ok());
-                    let cmd = open::command(
-                        &target,
-                        session.sources(),
-                        &app.settings.open,
-                        editor.as_deref(),
-                    );
-                    let name = cmd.argv[0].clone();
-                    let what = format!("{} {}", target.source_id, cmd.note);
-                    let result = if cmd.in_terminal {
-                        // The editor reads the keyboard: stop reading it
-                        // here until it exits.
-                        drop(events);
-                        let r = terminal::run_in_terminal(term, &cmd.argv).map(|s| {
-                            s.success()
-                                .then_some(())
-                                .ok_or_else(|| anyhow::anyhow!("{name} exited with {s}"))
-                        });
-                        events = EventStream::new();
-                        r.and_then(|r| r)
-                    } else {
-                        std::process::Command::new(&name)
-                            .args(&cmd.argv[1..])
-                            .stdin(std::process::Stdio::null())
-                            .stdout(std::process::Stdio::null())
-                            .stderr(std::process::Stdio::null())
-                            .spawn()
-                            .map(|_| ())
-                            .map_err(|e| anyhow::anyhow!("cannot run {name}: {e}"))
-                    };
-                    match result {
-                        Ok(()) => app.set_status(
-                            app::StatusKind::Ok,
-                            format!("Opened {} with {name}", what.trim()),
-                        ),
-                        Err(e) => app.set_status(
-                            app::StatusKind::Error,
-                            format!("Could not open {}: {e:#}", target.source_id),
-                        ),
-                    }
-                    app.dirty = true;
+                    open_source(term, &mut events, app, session.sources(), &target)
                 }
             }
         }
@@ -250,4 +207,51 @@ async fn event_loop(
         }
     }
     Ok(())
+}
+
+/// `o`: open `target` with the command [`open::command`] picks; an editor
+/// runs in this terminal, with the board's keyboard reading stopped until
+/// it exits. The status line says what happened.
+fn open_source(
+    term: &mut terminal::Term,
+    events: &mut EventStream,
+    app: &mut App,
+    sources: &std::path::Path,
+    target: &open::Target,
+) {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| std::env::var("EDITOR").ok());
+    let cmd = open::command(target, sources, &app.settings.open, editor.as_deref());
+    let name = cmd.argv[0].clone();
+    let result = if cmd.in_terminal {
+        // Dropping the stream stops its reader, so the editor gets the keys;
+        // the new one reads nothing until the loop polls it again.
+        *events = EventStream::new();
+        terminal::run_in_terminal(term, &cmd.argv).and_then(|s| {
+            s.success()
+                .then_some(())
+                .ok_or_else(|| anyhow::anyhow!("{name} exited with {s}"))
+        })
+    } else {
+        std::process::Command::new(&name)
+            .args(&cmd.argv[1..])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("cannot run {name}: {e}"))
+    };
+    match result {
+        Ok(()) => app.set_status(
+            app::StatusKind::Ok,
+            format!("Opened {} {} with {name}", target.source_id, cmd.note).replace("  ", " "),
+        ),
+        Err(e) => app.set_status(
+            app::StatusKind::Error,
+            format!("Could not open {}: {e:#}", target.source_id),
+        ),
+    }
 }
