@@ -101,6 +101,7 @@ impl LlmClient {
                 reason: "the API key contains characters not allowed in an HTTP header".into(),
             });
         }
+        super::install_tls();
         let http = reqwest::Client::builder()
             .connect_timeout(secs(cfg.connect_timeout_s))
             .timeout(secs(cfg.timeout_s))

@@ -95,8 +95,26 @@ pub fn block_on_until<F: Future>(f: F, cancel: Option<&Cancel>) -> Result<F::Out
     })
 }
 
+/// reqwest is built without a TLS provider of its own (aws-lc's C build
+/// was the longest step of a cold build): ring is the process's. Installed
+/// once; a provider installed before stays.
+fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 #[cfg(test)]
 mod tests {
+    /// Without a provider, building a client for an https endpoint panics.
+    #[test]
+    fn an_https_client_builds_with_the_ring_provider() {
+        let cfg = super::LlmConfig {
+            base_url: "https://api.openai.com/v1".into(),
+            ..Default::default()
+        };
+        assert!(super::LlmClient::new(cfg).is_ok());
+        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+    }
+
     use super::*;
     use std::time::{Duration, Instant};
 
