@@ -166,7 +166,70 @@ fn opts(max_tokens: usize) -> UpdateOptions {
         },
         limits: Default::default(),
         replace_other_sources: true,
+        delta_max_floats: None,
     }
+}
+
+/// Issue 13: the time of an update after `n` files changed (a line
+/// appended to each), with the delta (`Some(limit)` = `None`, the default)
+/// and, as the baseline in the same run, with every update inserting into
+/// the graph and writing it anew (`Some(0)`, the behaviour before); then a
+/// compaction (a quarter of the files removed). The files are restored.
+fn bench_updates(label: &str, src: &Path, idx: &Path, max_tokens: usize, e: Option<&dyn Embedder>) {
+    let files = walk(src);
+    let originals: Vec<(PathBuf, Vec<u8>)> = files
+        .iter()
+        .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+        .collect();
+    let restore = || {
+        for (p, b) in &originals {
+            std::fs::write(p, b).unwrap();
+        }
+    };
+    let mut round = 0;
+    let mut timed = |changed: usize, delta: Option<usize>| {
+        round += 1;
+        for (p, b) in originals
+            .iter()
+            .step_by(originals.len() / changed)
+            .take(changed)
+        {
+            let mut b = b.clone();
+            b.extend_from_slice(format!("\n\nRevision {round} of this file.\n").as_bytes());
+            std::fs::write(p, b).unwrap();
+        }
+        let o = UpdateOptions {
+            delta_max_floats: delta,
+            ..opts(max_tokens)
+        };
+        let t = Instant::now();
+        let r = index::update(src, idx, &o, e, &mut |_| {}).unwrap();
+        assert_eq!(r.files_indexed, changed);
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    for n in [1usize, 10, 100] {
+        let delta = timed(n, None);
+        let graph = timed(n, Some(0));
+        println!(
+            "[{label}] update after {n} changed files: {delta:.0} ms with the delta, \
+             {graph:.0} ms inserting into the graph and writing it (baseline) = {:.1}x",
+            graph / delta
+        );
+    }
+    let removed = files.len() / 4;
+    for p in files.iter().take(removed) {
+        std::fs::remove_file(p).unwrap();
+    }
+    let t = Instant::now();
+    let r = index::update(src, idx, &opts(max_tokens), e, &mut |_| {}).unwrap();
+    println!(
+        "[{label}] compaction ({} of {} files removed, graph rebuilt over {} chunks): {:.0} ms",
+        r.files_removed,
+        files.len(),
+        r.chunks_total,
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    restore();
 }
 
 /// Child mode: index and print "seconds chunks peak_mb".
@@ -374,8 +437,8 @@ fn bench_scale(
     // Baseline: exact vector scan over every stored vector vs HNSW (the
     // graph loaded here whatever the index's size) and vs the index's own
     // exact scan of its memory-mapped vectors file.
-    let generation = index.manifest.generation;
-    let (_, vectors) = index::read_vectors(&idx.join(format!("gen-{generation}.vectors"))).unwrap();
+    let generation = index.manifest.vectors_generation();
+    let vectors = index.live_vectors().unwrap();
     let hnsw = index::VectorStore::load(
         idx,
         &format!("gen-{generation}"),
@@ -541,11 +604,13 @@ fn main() {
     let files = generate_once(&small, (mb / 10).max(1));
     println!("generated {files} files for the small corpus");
     bench_scale("small", &small, &root.join("idx-small"), tokens, nq, e);
+    bench_updates("small", &small, &root.join("idx-small"), tokens, e);
 
     let big = root.join("big");
     let files = generate_once(&big, mb);
     println!("generated {files} files for the large corpus");
     bench_scale("large", &big, &root.join("idx-big"), tokens, nq, e);
+    bench_updates("large", &big, &root.join("idx-big"), tokens, e);
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&root);
     } else {

@@ -146,6 +146,7 @@ impl Session {
             chunk: self.config.chunk,
             limits: self.config.limits.limits(),
             replace_other_sources: self.force,
+            delta_max_floats: None,
         };
         let report = index::update(
             &self.sources,

@@ -278,7 +278,8 @@ fn bad_files_are_reported_and_skipped_and_sources_are_never_written() {
     assert_eq!(snapshot(s), before, "the sources folder was modified");
 }
 
-/// The chunk ids of the newest generation's vector graph, by data id.
+/// The chunk ids of the newest generation's vectors, by data id: its
+/// base's rows (dead rows empty), then its delta's.
 fn latest_ids(idx: &Path) -> Vec<String> {
     let newest = std::fs::read_dir(idx)
         .unwrap()
@@ -286,16 +287,32 @@ fn latest_ids(idx: &Path) -> Vec<String> {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
             let n: u64 = name
                 .strip_prefix("gen-")?
-                .strip_suffix(".vectors")?
+                .strip_suffix(".manifest.json")?
                 .parse()
                 .ok()?;
             Some(n)
         })
         .max()
         .expect("a generation");
-    research_board::index::read_vector_ids(&idx.join(format!("gen-{newest}.vectors")))
-        .unwrap()
-        .1
+    let m = json_file(&idx.join(format!("gen-{newest}.manifest.json")));
+    let base = m["vectors_base"].as_u64().unwrap_or(newest);
+    let read = |name: String| {
+        research_board::index::read_vector_ids(&idx.join(name))
+            .unwrap()
+            .1
+    };
+    let mut ids = read(format!("gen-{base}.vectors"));
+    for r in m["dead_rows"].as_array().into_iter().flatten() {
+        ids[r.as_u64().unwrap() as usize].clear();
+    }
+    if m["delta"] == true {
+        ids.extend(read(format!("gen-{newest}.delta")));
+    }
+    ids
+}
+
+fn json_file(p: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
 }
 
 #[test]

@@ -194,6 +194,55 @@ impl Embedder for BuiltinEmbedder {
     }
 }
 
+/// The compiled-in model, loaded on its first use: an update that embeds
+/// nothing, which is most updates of a folder being watched, and a process
+/// that only opens an index do not pay for decoding its 31 MB of weights.
+pub struct LazyBuiltin {
+    id: String,
+    dim: usize,
+    model: std::sync::OnceLock<Result<BuiltinEmbedder, String>>,
+}
+
+impl LazyBuiltin {
+    /// Reads only the compiled-in model's header (its dimension).
+    pub fn new() -> Result<Self> {
+        let mut r = Reader {
+            bytes: DEFAULT_MODEL,
+            pos: 0,
+        };
+        ensure!(
+            r.take(8, "magic")? == MAGIC,
+            "not a builtin embedding model"
+        );
+        r.u32("vocab size")?;
+        let dim = r.u32("dimension")? as usize;
+        Ok(LazyBuiltin {
+            id: format!("builtin-minilm-static-v1-{dim}"),
+            dim,
+            model: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn model(&self) -> Result<&BuiltinEmbedder> {
+        self.model
+            .get_or_init(|| BuiltinEmbedder::load_default().map_err(|e| format!("{e:#}")))
+            .as_ref()
+            .map_err(|e| anyhow!("{e}"))
+    }
+}
+
+impl Embedder for LazyBuiltin {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        self.model()?.embed(texts)
+    }
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -263,6 +312,17 @@ mod tests {
             b.extend(w.to_le_bytes());
         }
         b
+    }
+
+    /// The lazy embedder is the same embedder, loaded on first use.
+    #[test]
+    fn the_lazy_model_embeds_as_the_loaded_one() {
+        let lazy = LazyBuiltin::new().unwrap();
+        let eager = BuiltinEmbedder::load_default().unwrap();
+        assert_eq!((lazy.id(), lazy.dim()), (eager.id(), eager.dim()));
+        assert!(lazy.model.get().is_none(), "loaded before use");
+        let t = ["The keeper trimmed the wick."];
+        assert_eq!(lazy.embed(&t).unwrap(), eager.embed(&t).unwrap());
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub fn build_with(
 ) -> Result<Option<Box<dyn Embedder>>> {
     Ok(match kind {
         EmbedderKind::None => None,
-        EmbedderKind::Builtin => Some(Box::new(BuiltinEmbedder::load_default()?)),
+        EmbedderKind::Builtin => Some(Box::new(builtin::LazyBuiltin::new()?)),
         #[cfg(feature = "minilm")]
         EmbedderKind::Minilm => Some(Box::new(match &settings.minilm_dir {
             Some(dir) => MinilmEmbedder::load(dir)?,

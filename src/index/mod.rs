@@ -20,6 +20,7 @@
 mod reader;
 mod readonly;
 mod schema;
+mod stamps;
 mod vectors;
 mod writer;
 
@@ -35,8 +36,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// 3: the vectors file holds a row per data id of the graph and the chunk
-/// ids (the `.ids` file is gone).
-const MANIFEST_FORMAT: u32 = 3;
+/// ids (the `.ids` file is gone). 4: a generation's vectors may be an
+/// earlier generation's (its base) with dead rows and a delta file.
+const MANIFEST_FORMAT: u32 = 4;
 
 /// What the index knows about one source file.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -57,7 +59,17 @@ pub struct FileEntry {
     /// document declares them (PDF `/PageLabels`): what an author cites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_labels: Option<Vec<String>>,
+    /// The file's modification time (ns since the epoch) when it was read,
+    /// if it was then at least [`SETTLED_NS`] old: a file with the same
+    /// size and modification time is not read again. (A younger stamp is
+    /// not recorded: on a file system with coarse times a second save in
+    /// the same tick would keep it.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<u64>,
 }
+
+/// See [`FileEntry::modified`].
+pub const SETTLED_NS: u64 = 2_000_000_000;
 
 impl FileEntry {
     /// The printed label of physical page `page` (1-based), else the page
@@ -112,6 +124,25 @@ pub struct Manifest {
     /// by file name: a damaged file is named, never silently used.
     #[serde(default)]
     pub checksums: BTreeMap<String, String>,
+    /// The generation whose vectors file and graph this generation's
+    /// vectors start from, when it is an earlier one: an update that adds
+    /// or changes a few files writes a delta, not the whole graph.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vectors_base: Option<u64>,
+    /// Rows of the base's vectors file whose chunks are gone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dead_rows: Vec<u32>,
+    /// Whether `gen-N.delta` holds chunks added since the base.
+    #[serde(default)]
+    pub delta: bool,
+    /// Size and modification time (ns since the epoch) of each side file
+    /// when it was written: an update trusts a file whose stamp is
+    /// unchanged instead of reading it whole to check its checksum.
+    #[serde(default)]
+    pub stamps: BTreeMap<String, (u64, u64)>,
+    /// The same for Tantivy's segment files (under `tantivy/`).
+    #[serde(default)]
+    pub tantivy_stamps: BTreeMap<String, (u64, u64)>,
 }
 
 impl Manifest {
@@ -119,10 +150,38 @@ impl Manifest {
         format!("gen-{generation}")
     }
 
+    /// The generation whose vectors file and graph this one uses.
+    pub fn vectors_generation(&self) -> u64 {
+        self.vectors_base.unwrap_or(self.generation)
+    }
+
+    /// The generations whose side files this one needs.
+    fn in_use(&self) -> Vec<u64> {
+        vec![self.generation, self.vectors_generation()]
+    }
+
+    /// The base's dead rows and this generation's delta file.
+    fn parts(&self, dir: &Path) -> vectors::Parts {
+        vectors::Parts {
+            dead: self.dead_rows.clone(),
+            delta: self
+                .delta
+                .then(|| dir.join(format!("{}.delta", Self::base(self.generation)))),
+        }
+    }
+
     /// The first side file whose content differs from its checksum (or is
-    /// missing), if any.
-    fn damaged_file(&self, dir: &Path) -> Option<PathBuf> {
-        self.damaged_file_where(dir, |_| true)
+    /// missing), if any — but a file whose size and
+    /// modification time are those recorded when it was written is taken
+    /// as intact without being read (what an update does: reading a large
+    /// index whole to check it would be most of the update's time).
+    fn damaged_file_quick(&self, dir: &Path) -> Option<PathBuf> {
+        let unchanged = |name: &str| {
+            self.stamps
+                .get(name)
+                .is_some_and(|s| stamps::stamp(&dir.join(name)).as_ref() == Some(s))
+        };
+        self.damaged_file_where(dir, |name| !unchanged(name))
     }
 
     /// [`Manifest::damaged_file`] among the side files `which` names.

@@ -133,11 +133,13 @@ impl Index {
                 None => Ok(()),
             }
         };
-        let vectors = no_panic(&dir.join(format!("{base}.vectors")), dir, || {
+        let vbase = Manifest::base(manifest.vectors_generation());
+        let vectors = no_panic(&dir.join(format!("{vbase}.vectors")), dir, || {
             OpenedStore::open(
                 dir,
-                &base,
+                &vbase,
                 manifest.hnsw.as_deref(),
+                manifest.parts(dir),
                 check_graph,
                 exact_max_floats,
             )
@@ -188,6 +190,22 @@ impl Index {
     /// a small index always, by an exact scan.
     pub fn vector_search(&self, query: &[f32], k: usize, ef: usize) -> Vec<(String, f32)> {
         self.vectors.search(query, k, ef)
+    }
+
+    /// Every live chunk's stored vector, read from disk: the base's rows
+    /// that are not dead, then the delta's (for checks and benchmarks).
+    pub fn live_vectors(&self) -> Result<Vec<super::vectors::IdVector>> {
+        let m = &self.manifest;
+        let base = Manifest::base(m.vectors_generation());
+        let dead: std::collections::HashSet<u32> = m.dead_rows.iter().copied().collect();
+        let (_, mut live) = super::vectors::read_vectors_where(
+            &self.dir.join(format!("{base}.vectors")),
+            |row, _| !dead.contains(&(row as u32)),
+        )?;
+        if let Some(delta) = m.parts(&self.dir).delta {
+            live.extend(super::vectors::read_vectors(&delta)?.1);
+        }
+        Ok(live)
     }
 
     /// Wait until the vector graph has loaded (it loads in the background

@@ -58,8 +58,7 @@ fn removed_files_leave_no_vectors_behind() {
             .iter()
             .any(|p| id.starts_with(p))
     };
-    let (_, stored) =
-        read_vectors(&idx.join(format!("gen-{}.vectors", index.manifest.generation))).unwrap();
+    let stored = index.live_vectors().unwrap();
     let stored: Vec<&str> = stored.iter().map(|(id, _)| id.as_str()).collect();
     assert!(stored.iter().all(|id| !gone(id)), "{stored:?}");
     for s in &SUBJECTS[7..] {
@@ -70,25 +69,47 @@ fn removed_files_leave_no_vectors_behind() {
     }
 }
 
-/// An incremental update tombstones a removed file's chunks in the graph;
-/// the index opened from disk answers by exact scan, as a brute-force scan
-/// of the live vectors would, without them.
+/// An incremental update keeps the previous generation's vectors file and
+/// graph as its base, marks a removed file's rows dead and writes a changed
+/// file's new chunks to a delta; the index opened from disk answers by
+/// exact scan, as a brute-force scan of the live vectors would, without
+/// the dead rows and with the delta's.
 #[test]
-fn an_opened_index_scans_exactly_around_tombstones() {
+fn an_opened_index_scans_exactly_around_dead_rows_and_a_delta() {
     let work = tempfile::tempdir().unwrap();
     let (src, idx) = (work.path().join("src"), work.path().join("idx"));
     std::fs::create_dir(&src).unwrap();
     let e = builtin();
+    // Ten more files, so that two dead rows stay under COMPACT_AT.
+    for (i, s) in SUBJECTS.iter().enumerate() {
+        std::fs::write(
+            src.join(format!("g{i}.md")),
+            format!("# More {i}\n\n{s} Again.\n"),
+        )
+        .unwrap();
+    }
     index_subjects(&src, &idx, e.as_ref(), |_| true);
     index_subjects(&src, &idx, e.as_ref(), |i| i != 4);
+    std::fs::write(
+        src.join("f2.md"),
+        "# Subject 2\n\nThe harbour master logged the zebra Quillon's arrival.\n",
+    )
+    .unwrap();
+    update(&src, &idx, &opts(), Some(e.as_ref()), &mut |_| {}).unwrap();
     let index = Index::open(&idx).unwrap();
     assert_eq!(index.wait_for_graph(), Ok(false), "a small index scans");
-    let file = idx.join(format!("gen-{}.vectors", index.manifest.generation));
-    let (_, ids) = read_vector_ids(&file).unwrap();
-    assert_eq!(ids.iter().filter(|id| id.is_empty()).count(), 1, "{ids:?}");
-    let (_, live) = read_vectors(&file).unwrap();
-    assert_eq!(live.len(), 9);
-    for s in SUBJECTS {
+    let m = &index.manifest;
+    assert_eq!((m.generation, m.vectors_base), (3, Some(1)));
+    assert_eq!(m.dead_rows.len(), 2, "f4 removed, f2 changed");
+    assert!(m.delta && idx.join("gen-3.delta").exists());
+    assert!(idx.join("gen-1.vectors").exists() && !idx.join("gen-2.manifest.json").exists());
+    let live = index.live_vectors().unwrap();
+    assert_eq!(live.len(), 19);
+    assert!(live.iter().all(|(id, _)| !id.starts_with("f4.md#")));
+    for s in SUBJECTS
+        .iter()
+        .chain(["the zebra Quillon's arrival"].iter())
+    {
         let q = e.embed(&[s]).unwrap().remove(0);
         let mut exact: Vec<(String, f32)> = live
             .iter()
@@ -100,6 +121,8 @@ fn an_opened_index_scans_exactly_around_tombstones() {
         assert_eq!(ids(&hits), ids(&exact[..5]));
         assert!(hits.iter().all(|(id, _)| !id.starts_with("f4.md#")));
     }
+    let q = e.embed(&["the zebra Quillon's arrival"]).unwrap().remove(0);
+    assert!(index.vector_search(&q, 1, 64)[0].0.starts_with("f2.md#"));
 }
 
 /// An index of an older format is rebuilt as a new generation, never under

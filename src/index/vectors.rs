@@ -7,13 +7,14 @@
 mod file;
 mod opened;
 
-pub use file::{read_ids, read_vectors};
-pub use opened::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
+pub use file::{read_ids, read_vectors, read_vectors_where};
+pub use opened::{EXACT_SCAN_MAX_FLOATS, OpenedStore, Parts};
 
 use anyhow::{Context, Result};
 use hnsw_rs::hnswio::HnswIo;
 use hnsw_rs::prelude::{Distance, Hnsw};
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 /// A chunk id and its vector.
 pub type IdVector = (String, Vec<f32>);
@@ -152,6 +153,22 @@ impl VectorStore {
         n
     }
 
+    /// Tombstone the data ids `rows` (chunks gone since the graph was
+    /// written). Returns how many were tombstoned.
+    pub fn kill_rows(&mut self, rows: &[u32]) -> usize {
+        let mut n = 0;
+        for r in rows {
+            if let Some(id) = self.ids.get_mut(*r as usize)
+                && !id.is_empty()
+            {
+                id.clear();
+                n += 1;
+            }
+        }
+        self.tombstones += n;
+        n
+    }
+
     /// Chunk ids that searches can return.
     pub fn live(&self) -> usize {
         self.ids.len() - self.tombstones
@@ -258,27 +275,129 @@ impl VectorStore {
     }
 }
 
-/// The graph of the next generation: `previous` with the chunks `dead`
-/// says were removed tombstoned and `fresh` inserted — no rebuild — or,
-/// without a previous graph or once tombstones pass [`COMPACT_AT`], a new
-/// graph over `all` (the live vectors).
-pub fn next_store(
-    previous: Option<VectorStore>,
-    dead: impl Fn(&str) -> bool,
-    fresh: Vec<IdVector>,
-    all: impl FnOnce() -> Vec<IdVector>,
-) -> VectorStore {
-    match previous {
-        Some(mut store) => {
-            store.remove_where(dead);
-            if store.needs_compaction() {
-                return VectorStore::build(all());
+/// Chunks an update adds are kept beside the graph, in a delta file that
+/// searches scan exactly, until the delta holds this many floats (5,000
+/// chunks of 256: a scan of well under a millisecond); then they are
+/// inserted into the graph, which is written anew.
+pub const DELTA_MAX_FLOATS: usize = EXACT_SCAN_MAX_FLOATS / 4;
+
+/// The vectors of the generation an update starts from: its base (vectors
+/// file and graph), the base's dead rows, and its delta.
+pub struct Previous {
+    dir: PathBuf,
+    base: String,
+    hnsw: Option<String>,
+    dim: usize,
+    /// The base's chunk id of every row (a tombstone empty); dead rows keep
+    /// their id here, they are in `dead`.
+    ids: Vec<String>,
+    dead: BTreeSet<u32>,
+    delta: Vec<IdVector>,
+}
+
+/// The vector side of the next generation.
+pub enum Next {
+    /// The base is kept: only its dead rows and the delta change.
+    Delta {
+        dead: Vec<u32>,
+        delta: Vec<IdVector>,
+    },
+    /// A new base: the graph with the delta inserted, or rebuilt.
+    Store(VectorStore),
+}
+
+impl Previous {
+    /// Read what an update needs of a generation: the base's ids (not its
+    /// vectors, nor its graph) and the delta. An error means the files are
+    /// unusable: the caller rebuilds from the sources.
+    pub fn read(
+        dir: &Path,
+        base: &str,
+        hnsw: Option<&str>,
+        dead: &[u32],
+        delta: Option<&Path>,
+    ) -> Result<Previous> {
+        let (dim, ids) = file::read_ids(&dir.join(format!("{base}.vectors")))?;
+        let delta = match delta {
+            Some(p) => {
+                let (d, rows) = file::read_vectors(p)?;
+                anyhow::ensure!(rows.is_empty() || d == dim, "delta of another dimension");
+                rows
             }
-            store.insert(fresh);
-            store
-        }
-        None => VectorStore::build(all()),
+            None => Vec::new(),
+        };
+        anyhow::ensure!(
+            dead.iter().all(|r| (*r as usize) < ids.len()),
+            "dead rows past the end of the vectors file"
+        );
+        Ok(Previous {
+            dir: dir.to_path_buf(),
+            base: base.to_string(),
+            hnsw: hnsw.map(str::to_string),
+            dim,
+            ids,
+            dead: dead.iter().copied().collect(),
+            delta,
+        })
     }
+
+    /// The next generation's vectors: the chunks `gone` names dead, `fresh`
+    /// added. Only the delta is written while it holds at most
+    /// `delta_max_floats` (normally [`DELTA_MAX_FLOATS`]) and tombstones
+    /// are below [`COMPACT_AT`]; past the delta's limit it is inserted into
+    /// the graph; past [`COMPACT_AT`] the graph is rebuilt from the live
+    /// vectors.
+    pub fn next(
+        self,
+        gone: impl Fn(&str) -> bool,
+        fresh: Vec<IdVector>,
+        delta_max_floats: usize,
+    ) -> Result<Next> {
+        let Previous {
+            dir,
+            base,
+            hnsw,
+            dim,
+            ids,
+            mut dead,
+            delta,
+        } = self;
+        for (r, id) in ids.iter().enumerate() {
+            if !id.is_empty() && gone(id) {
+                dead.insert(r as u32);
+            }
+        }
+        let delta: Vec<IdVector> = delta
+            .into_iter()
+            .filter(|(id, _)| !gone(id))
+            .chain(fresh)
+            .collect();
+        let tombstones = ids.iter().filter(|id| id.is_empty()).count() + dead.len();
+        if !ids.is_empty() && tombstones as f32 >= COMPACT_AT * ids.len() as f32 {
+            let (_, mut live) =
+                file::read_vectors_where(&dir.join(format!("{base}.vectors")), |row, _| {
+                    !dead.contains(&(row as u32))
+                })?;
+            live.extend(delta);
+            live.sort_by(|a, b| a.0.cmp(&b.0));
+            return Ok(Next::Store(VectorStore::build(live)));
+        }
+        let dead: Vec<u32> = dead.into_iter().collect();
+        if delta.len().saturating_mul(dim.max(1)) <= delta_max_floats {
+            return Ok(Next::Delta { dead, delta });
+        }
+        let mut store = VectorStore::load(&dir, &base, hnsw.as_deref())?;
+        store.kill_rows(&dead);
+        store.insert(delta);
+        Ok(Next::Store(store))
+    }
+}
+
+/// Write a delta file (the vectors file layout, a row per chunk).
+pub fn write_delta(path: &Path, dim: usize, delta: &[IdVector]) -> Result<()> {
+    let ids: Vec<String> = delta.iter().map(|(id, _)| id.clone()).collect();
+    file::write(path, dim, &ids, |r| Some(delta[r].1.as_slice()))
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 #[cfg(test)]

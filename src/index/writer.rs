@@ -70,6 +70,10 @@ pub struct UpdateOptions {
     /// Replace an index that was built for another sources folder (else
     /// that is an error: one index folder, one sources folder).
     pub replace_other_sources: bool,
+    /// The delta's limit in floats (`None`: [`vectors::DELTA_MAX_FLOATS`];
+    /// `Some(0)`: every update inserts into the graph and writes it anew,
+    /// as before issue 13 — the scale bench's baseline).
+    pub delta_max_floats: Option<usize>,
 }
 
 /// A file's size and modification time.
@@ -102,6 +106,14 @@ pub fn update(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<UpdateReport> {
     let t0 = Instant::now();
+    // `RESEARCH_BOARD_TIMINGS=1`: each phase's time on stderr.
+    let mut tl = Instant::now();
+    let mut lap = |n: &str| {
+        if std::env::var_os("RESEARCH_BOARD_TIMINGS").is_some() {
+            eprintln!("{n}: {:.0} ms", tl.elapsed().as_secs_f64() * 1e3);
+        }
+        tl = Instant::now();
+    };
     if !sources.is_dir() {
         bail!(
             "the sources folder {} does not exist or is not a folder",
@@ -146,6 +158,7 @@ pub fn update(
     };
     schema::register(&index);
 
+    lap("t-open");
     // The generation in force, if any, and whether it can be reused.
     let payload = index.load_metas()?.payload;
     // The committed generation's number, whatever its manifest says: the
@@ -171,9 +184,13 @@ pub fn update(
             crate::text::sanitize_for_terminal(&m.sources, false)
         );
     }
+    lap("manifest-parse");
     // A damaged previous generation is not reused: everything is rebuilt.
     let damaged_previous = previous.as_ref().and_then(|m| {
-        m.damaged_file(dir).or_else(|| {
+        m.damaged_file_quick(dir).or_else(|| {
+            if super::stamps::tantivy_unchanged(&index, &tdir, m) {
+                return None;
+            }
             let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 index.validate_checksum()
             }));
@@ -183,6 +200,7 @@ pub fn update(
             }
         })
     });
+    lap("damage-check");
     if let Some(file) = &damaged_previous {
         progress(Progress::Rebuilding {
             damaged: file.clone(),
@@ -192,15 +210,37 @@ pub fn update(
     let previous = previous.filter(|_| damaged_previous.is_none());
     let embedder_id = embedder.map(|e| e.id().to_string());
     let dim = embedder.map_or(0, |e| e.dim());
-    let reusable = previous.as_ref().filter(|m| {
+    let mut reusable = previous.as_ref().filter(|m| {
         m.embedder == embedder_id
             && m.chunker == CHUNKER_VERSION
             && m.dim == dim
             && serde_json::to_string(&m.chunk_config).ok()
                 == serde_json::to_string(&opts.chunk).ok()
     });
-    remove_stale(dir, previous.as_ref().map(|m| m.generation));
+    remove_stale(dir, &previous.as_ref().map_or(Vec::new(), Manifest::in_use));
+    // What the update needs of the previous generation's vectors; files it
+    // cannot read mean a rebuild from the sources, as a damaged file does.
+    let mut prev_vectors = None;
+    if let (Some(prev), Some(_)) = (reusable, embedder) {
+        let vbase = Manifest::base(prev.vectors_generation());
+        match vectors::Previous::read(
+            dir,
+            &vbase,
+            prev.hnsw.as_deref(),
+            &prev.dead_rows,
+            prev.parts(dir).delta.as_deref(),
+        ) {
+            Ok(p) => prev_vectors = Some(p),
+            Err(_) => {
+                progress(Progress::Rebuilding {
+                    damaged: dir.join(format!("{vbase}.vectors")),
+                });
+                reusable = None;
+            }
+        }
+    }
 
+    lap("checks");
     let (files, mut skipped) = ingest::discover(sources, &opts.limits, &[dir]);
     let mut report = UpdateReport {
         index_dir: dir.to_path_buf(),
@@ -208,17 +248,35 @@ pub fn update(
         ..Default::default()
     };
 
+    lap("discover");
     // Read, hash, and (for new or changed files) extract and chunk.
     let mut entries: BTreeMap<String, FileEntry> = BTreeMap::new();
     let mut new_chunks: Vec<Chunk> = Vec::new();
     let mut changed: HashSet<String> = HashSet::new();
     let total = files.len();
     for (i, f) in files.iter().enumerate() {
-        progress(Progress::Reading {
-            done: i,
-            total,
-            chunks: new_chunks.len(),
-        });
+        if i % 256 == 0 {
+            progress(Progress::Reading {
+                done: i,
+                total,
+                chunks: new_chunks.len(),
+            });
+        }
+        // Same size and modification time as when it was indexed: the
+        // same file, not read again (as git and rsync judge it).
+        let modified = f.modified;
+        if let Some(prev) = reusable.and_then(|m| m.files.get(&f.source_id))
+            && prev.modified.is_some()
+            && prev.modified == modified
+            && prev.size == f.size
+        {
+            entries.insert(f.source_id.clone(), prev.clone());
+            continue;
+        }
+        let read_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let settled = modified.filter(|t| t.saturating_add(super::SETTLED_NS) < read_at);
         let bytes = match read_settled(&f.path, opts.limits.max_file_bytes, || {}) {
             Ok(Some(b)) => b,
             // Being written: keep what the index had of it, read it next time.
@@ -241,7 +299,9 @@ pub fn update(
         if let Some(prev) = reusable.and_then(|m| m.files.get(&f.source_id))
             && prev.hash == hash
         {
-            entries.insert(f.source_id.clone(), prev.clone());
+            let mut same = prev.clone();
+            same.modified = settled;
+            entries.insert(f.source_id.clone(), same);
             continue;
         }
         match ingest::worker::extract(f.format, &bytes, &opts.limits) {
@@ -271,6 +331,7 @@ pub fn update(
                             .filter(|d| d.how != "utf-8")
                             .map(|d| format!("{} ({})", d.encoding, d.how)),
                         page_labels: ex.page_labels.clone(),
+                        modified: settled,
                     },
                 );
                 changed.insert(f.source_id.clone());
@@ -282,6 +343,7 @@ pub fn update(
             }),
         }
     }
+    lap("read");
     progress(Progress::Reading {
         done: total,
         total,
@@ -324,25 +386,22 @@ pub fn update(
         && prev.skipped == skipped
     {
         report.up_to_date = true;
+        // Files read again only because their stamps were not recorded
+        // (an index written before stamps, or files then just saved):
+        // record them in the manifest in force, so the next update skips
+        // them. Same generation, same content otherwise; written atomically.
+        if entries.iter().any(|(id, e)| prev.files.get(id) != Some(e)) {
+            let mut m = prev.clone();
+            m.files = entries;
+            write_atomic(
+                &dir.join(format!("{}.manifest.json", Manifest::base(m.generation))),
+                &serde_json::to_vec(&m)?,
+            )?;
+        }
         report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
         return Ok(report);
     }
 
-    // Vectors: reuse the previous generation's for unchanged chunks (not
-    // those of changed or removed files).
-    let mut old_vectors: HashMap<String, Vec<f32>> = HashMap::new();
-    if let (Some(prev), Some(_)) = (reusable, embedder)
-        && let Ok((d, vs)) =
-            vectors::read_vectors(&dir.join(format!("{}.vectors", Manifest::base(prev.generation))))
-        && d == dim
-    {
-        old_vectors = vs
-            .into_iter()
-            .filter(|(id, _)| {
-                entries.contains_key(source_of(id)) && !changed.contains(source_of(id))
-            })
-            .collect();
-    }
     let mut fresh: HashMap<String, Vec<f32>> = HashMap::new();
     if let Some(e) = embedder {
         let total = new_chunks.len();
@@ -365,6 +424,7 @@ pub fn update(
         progress(Progress::Embedding { done: total, total });
     }
 
+    lap("embed");
     // Tantivy: drop changed/removed sources (or everything), add new chunks.
     let mut writer: tantivy::IndexWriter<TantivyDocument> = index
         .writer_with_num_threads(2, 128_000_000)
@@ -394,19 +454,18 @@ pub fn update(
         }
         writer.add_document(doc)?;
     }
+    lap("tantivy-add");
     // Flush the new segments now, so the writer's buffers and the chunk
     // texts are freed before the graph is built; the commit that makes
     // them the index in force comes last.
     let mut prepared = writer.prepare_commit()?;
     drop(new_chunks);
 
+    lap("prepare");
     // The new generation's side files, then the atomic switch.
     let base = Manifest::base(generation);
-    let mut fresh_list: Vec<(String, Vec<f32>)> =
-        fresh.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut fresh_list: Vec<(String, Vec<f32>)> = fresh.into_iter().collect();
     fresh_list.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut all_vectors: Vec<(String, Vec<f32>)> = old_vectors.into_iter().chain(fresh).collect();
-    all_vectors.sort_by(|a, b| a.0.cmp(&b.0));
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generation,
@@ -420,54 +479,95 @@ pub fn update(
         chunk_count: report.chunks_total,
         hnsw: None,
         checksums: BTreeMap::new(),
+        vectors_base: None,
+        dead_rows: Vec::new(),
+        delta: false,
+        stamps: BTreeMap::new(),
+        tantivy_stamps: BTreeMap::new(),
     };
     if embedder.is_some() {
         progress(Progress::BuildingGraph {
-            vectors: all_vectors.len(),
+            vectors: report.chunks_total,
         });
-        // The previous generation's graph, updated in place of a rebuild:
-        // its removed and changed sources' chunks tombstoned, the new
-        // chunks inserted (a rebuild when tombstones pile up). Its dump
-        // writes the vectors file too, a row per data id of the graph.
-        let previous = reusable.filter(|p| p.hnsw.is_some()).and_then(|p| {
-            VectorStore::load(dir, &Manifest::base(p.generation), p.hnsw.as_deref()).ok()
-        });
+        // The previous generation's vectors, updated in place of a
+        // rebuild: its removed and changed sources' chunks dead, the new
+        // chunks in a delta beside the graph (inserted into the graph once
+        // the delta grows; the graph rebuilt once tombstones pile up).
         let gone = |id: &str| {
             let s = source_of(id);
             changed.contains(s) || removed.iter().any(|r| r == s)
         };
-        let store = vectors::next_store(previous, gone, fresh_list, || all_vectors);
-        manifest.hnsw = store.dump(dir, &base)?;
+        let next = match (prev_vectors, reusable) {
+            (Some(p), Some(prev)) => {
+                let limit = opts.delta_max_floats.unwrap_or(vectors::DELTA_MAX_FLOATS);
+                Some((p.next(gone, fresh_list, limit)?, prev))
+            }
+            _ => {
+                manifest.hnsw = VectorStore::build(fresh_list).dump(dir, &base)?;
+                None
+            }
+        };
+        match next {
+            Some((vectors::Next::Store(store), _)) => manifest.hnsw = store.dump(dir, &base)?,
+            Some((vectors::Next::Delta { dead, delta }, prev)) => {
+                manifest.vectors_base = Some(prev.vectors_generation());
+                manifest.hnsw = prev.hnsw.clone();
+                manifest.dead_rows = dead;
+                if !delta.is_empty() {
+                    vectors::write_delta(&dir.join(format!("{base}.delta")), dim, &delta)?;
+                    manifest.delta = true;
+                }
+                // The base's files are the previous generation's: their
+                // checksums and stamps carry over.
+                let of_base = format!("{}.", Manifest::base(prev.vectors_generation()));
+                for (name, sum) in &prev.checksums {
+                    if name.starts_with(&of_base) && !name.ends_with(".manifest.json") {
+                        manifest.checksums.insert(name.clone(), sum.clone());
+                        if let Some(st) = prev.stamps.get(name) {
+                            manifest.stamps.insert(name.clone(), *st);
+                        }
+                    }
+                }
+            }
+            None => {}
+        }
     } else {
         VectorStore::build(Vec::new()).dump(dir, &base)?;
     }
+    lap("vectors");
     manifest.record_checksums(dir)?;
+    manifest.tantivy_stamps = super::stamps::tantivy_stamps(&tdir);
     write_atomic(
         &dir.join(format!("{base}.manifest.json")),
-        &serde_json::to_vec_pretty(&manifest)?,
+        &serde_json::to_vec(&manifest)?,
     )?;
+    lap("manifest");
     crash_point("before_commit");
     progress(Progress::Committing);
     prepared.set_payload(&base);
     prepared.commit()?;
     writer.wait_merging_threads()?;
-    remove_stale(dir, Some(generation));
+    lap("commit");
+    remove_stale(dir, &manifest.in_use());
     report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
     Ok(report)
 }
 
 impl Manifest {
     /// Record the checksums of this generation's side files in `dir`.
+    /// (Those of its base, an earlier generation, are carried over.)
     fn record_checksums(&mut self, dir: &Path) -> Result<()> {
         let prefix = format!("{}.", Self::base(self.generation));
-        self.checksums.clear();
         for e in std::fs::read_dir(dir)?.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with(&prefix)
                 && !name.ends_with(".manifest.json")
                 && !name.ends_with(".tmp")
             {
-                self.checksums.insert(name, file_hash(&e.path())?);
+                self.checksums.insert(name.clone(), file_hash(&e.path())?);
+                if let Some(st) = super::stamps::stamp(&e.path()) {
+                    self.stamps.insert(name, st);
+                }
             }
         }
         Ok(())
@@ -524,15 +624,15 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Remove side files of generations other than `keep`.
-fn remove_stale(dir: &Path, keep: Option<u64>) {
-    let keep = keep.map(|g| format!("gen-{g}."));
+/// Remove side files of generations other than those in `keep`.
+fn remove_stale(dir: &Path, keep: &[u64]) {
+    let keep: Vec<String> = keep.iter().map(|g| format!("gen-{g}.")).collect();
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
     for e in rd.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("gen-") && keep.as_deref().is_none_or(|k| !name.starts_with(k)) {
+        if name.starts_with("gen-") && !keep.iter().any(|k| name.starts_with(k.as_str())) {
             let _ = std::fs::remove_file(e.path());
         }
     }

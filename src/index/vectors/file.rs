@@ -134,16 +134,25 @@ pub fn read_ids(path: &Path) -> Result<(usize, Vec<String>)> {
     Ok((h.dim, parse_ids(&table, h.rows, path)?))
 }
 
-/// Every chunk's vector, tombstones left out: what re-indexing reuses.
+/// Every chunk's vector, tombstones left out.
 pub fn read_vectors(path: &Path) -> Result<(usize, Vec<IdVector>)> {
+    read_vectors_where(path, |_, _| true)
+}
+
+/// The vectors of the rows `keep` accepts (row, chunk id), tombstones left
+/// out: what a rebuild of the graph reuses.
+pub fn read_vectors_where(
+    path: &Path,
+    keep: impl Fn(usize, &str) -> bool,
+) -> Result<(usize, Vec<IdVector>)> {
     let (dim, ids) = read_ids(path)?;
     let mut r = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
     r.seek(SeekFrom::Start(HEADER as u64))?;
     let mut out = Vec::with_capacity(ids.len());
     let mut buf = vec![0u8; dim * 4];
-    for id in ids {
+    for (row, id) in ids.into_iter().enumerate() {
         r.read_exact(&mut buf)?;
-        if !id.is_empty() {
+        if !id.is_empty() && keep(row, &id) {
             let mut v = vec![0f32; dim];
             decode(&buf, &mut v);
             out.push((id, v));
@@ -191,6 +200,19 @@ impl Flat {
 
     pub fn dim(&self) -> usize {
         self.dim
+    }
+
+    /// Tombstone `rows` (chunks gone since the file was written): searches
+    /// skip them from now on.
+    pub fn kill(&mut self, rows: &[u32]) {
+        for r in rows {
+            if let Some(id) = self.ids.get_mut(*r as usize)
+                && !id.is_empty()
+            {
+                id.clear();
+                self.live -= 1;
+            }
+        }
     }
 
     /// Rows that are not tombstones.
