@@ -591,6 +591,7 @@ fn main() {
     let root: PathBuf = keep
         .clone()
         .unwrap_or_else(|| tempfile::tempdir().unwrap().keep());
+    std::fs::create_dir_all(&root).unwrap();
     println!(
         "machine: {} cores; corpus in {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),

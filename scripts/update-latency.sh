@@ -15,7 +15,7 @@ src=${1:?SOURCES}
 idx=${2:?INDEX_DIR}
 rounds=${3:-5}
 bin=${4:-target/release/research-board}
-victim=$(find "$src" -type f \( -name '*.md' -o -name '*.txt' -o -name '*.rst' \) | sort | head -1)
+victim=$(find "$src" -type f \( -name '*.md' -o -name '*.txt' -o -name '*.rst' \) | sort | head -n 1 || true)
 added="$src/zz-update-latency-probe.md"
 
 timed() {

@@ -306,6 +306,19 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
         return None;
     }
     let next = s[e..].chars().next();
+    if c == b'`' {
+        // A code literal holds any text (``/proc/x``, ``--force``): it
+        // opens before any non-space char and closes after one, as
+        // reStructuredText and Markdown read it.
+        let before_open = prev == '\0'
+            || prev.is_whitespace()
+            || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
+        let opens = before_open && next.is_some_and(|n| !n.is_whitespace() && n != '`');
+        let closes = !prev.is_whitespace()
+            && !matches!(prev, '\0' | '`')
+            && next.is_none_or(|n| !n.is_alphanumeric() && n != '`');
+        return (opens || closes).then_some(e - b);
+    }
     let before_open = prev == '\0'
         || prev.is_whitespace()
         || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
@@ -570,6 +583,12 @@ mod tests {
             "snake_case and 5 * 3 and 2*3"
         );
         assert_eq!(normalize("_Introduction_").text, "introduction");
+        // A literal that starts with punctuation loses both its markers.
+        assert_eq!(
+            normalize("If ``/proc/dynamic_debug/control`` exists, use `.git`.").text,
+            "if /proc/dynamic_debug/control exists, use .git."
+        );
+        assert_eq!(normalize("don`t and a ` b").text, "don`t and a ` b");
         assert_eq!(
             normalize("built by [Robert Stevenson](https://x.org/rs) in 1811").text,
             "built by robert stevenson in 1811"

@@ -1111,6 +1111,37 @@ proptest! {
     }
 }
 
+/// A literal that opens with punctuation (``/proc/x``) loses both its
+/// marks, never only the closing one: found on the kernel's documentation,
+/// where the copy read "If ``/proc/dynamic_debug/control exists".
+#[test]
+fn a_literal_opening_with_punctuation_is_read_whole() {
+    let src = "If ``/proc/dynamic_debug/control`` exists, your kernel has dynamic\ndebug.";
+    let cs = [ChunkRef {
+        id: "dd.rst#0",
+        source_id: "dd.rst",
+        text: src,
+    }];
+    let rendered = "If /proc/dynamic_debug/control exists, your kernel has dynamic debug.";
+    assert_eq!(reader_text(src), rendered);
+    for quote in [rendered, src] {
+        let v = validate(quote, "dd.rst", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+        assert_eq!(
+            v.copy_text.as_deref().map(reader_text).as_deref(),
+            Some(rendered)
+        );
+    }
+    // Dropping the path is not the same passage.
+    let v = validate(
+        "If exists, your kernel has dynamic debug.",
+        "dd.rst",
+        &cs,
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+}
+
 /// reStructuredText inline markup reads as docutils shows it: a role's
 /// text (`:pep:` and `:rfc:` as "PEP 8", "RFC 2822"), literals and
 /// emphasis without their marks, a link without its `<target>`_. A quote
