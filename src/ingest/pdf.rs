@@ -1,4 +1,6 @@
-//! PDF: the text layer, page by page (pdf-extract). Paragraphs are separated
+//! PDF: the text layer, page by page (pdf-extract); a page in two columns
+//! in reading order ([`layout`]), a word hyphenated across a line end joined
+//! ([`hyphen`]). Paragraphs are separated
 //! by blank lines in the extracted text; a short single-line paragraph with no
 //! closing punctuation is taken as a heading. Every block keeps its page, and
 //! the document's printed page labels (`/PageLabels`: "i", "ii", … for front
@@ -7,7 +9,10 @@
 use super::{BlockKind, Extracted};
 use lopdf::{Dictionary, Document, Object};
 
+mod hyphen;
 mod layout;
+
+use hyphen::Vocabulary;
 
 /// The text of each page, from one parse of the file that also serves the
 /// page labels: a page laid out in two columns in reading order (see
@@ -38,6 +43,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     }
     let mut pages = page_texts(&doc);
     strip_running_lines(&mut pages);
+    let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),
         ..Extracted::default()
@@ -46,6 +52,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         let page_no = Some(i as u32 + 1);
         let page = page.replace("\r\n", "\n");
         for para in split_paragraphs(&page) {
+            let para = vocabulary.join_hyphens(&para);
             let para = para.as_str();
             let single_line = !para.contains('\n');
             if single_line && looks_like_heading(para) {
@@ -644,7 +651,8 @@ mod tests {
 
     /// A two-column page whose stream draws a title across both columns
     /// and then the columns' lines alternately (left, right, left, …)
-    /// reads title, left column, right column.
+    /// reads title, left column, right column — and the word hyphenated at
+    /// the end of a line is whole.
     #[test]
     fn two_columns_read_column_by_column() {
         let title = "The Lighthouse Keeper and the Long Night Watch";
@@ -655,7 +663,7 @@ mod tests {
             lines.push((320.0, y, 10.0, RIGHT[i]));
         }
         let out = extract(&one_page_pdf(&draw(&lines))).unwrap();
-        let left = LEFT.join("\n");
+        let left = LEFT.join("\n").replace("wa-\nter", "water");
         let right = RIGHT.join("\n");
         assert_eq!(out.text, format!("{title}\n\n{left}\n\n{right}"));
         assert_eq!(out.title.as_deref(), Some(title));
