@@ -48,8 +48,8 @@ const BACK_EM: f64 = 1.0;
 pub(crate) struct Recorder<'a> {
     plain: PlainTextOutput<&'a mut String>,
     height: f64,
-    /// The page's left and right edge and its height (the media box).
-    pub page: (f64, f64, f64),
+    /// The page's media box: left, bottom, right, top.
+    pub page: (f64, f64, f64, f64),
     pub runs: Vec<Run>,
     first_char: bool,
     last_end: f64,
@@ -61,7 +61,7 @@ impl<'a> Recorder<'a> {
         Recorder {
             plain: PlainTextOutput::new(text),
             height: 0.0,
-            page: (0.0, 0.0, 0.0),
+            page: (0.0, 0.0, 0.0, 0.0),
             runs: Vec::new(),
             first_char: false,
             last_end: 0.0,
@@ -78,7 +78,7 @@ impl OutputDev for Recorder<'_> {
         art_box: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
         self.height = media_box.ury - media_box.lly;
-        self.page = (media_box.llx, media_box.urx, self.height);
+        self.page = (media_box.llx, media_box.lly, media_box.urx, media_box.ury);
         self.plain.begin_page(page_num, media_box, art_box)
     }
 
@@ -175,13 +175,15 @@ const MIN_COLUMN_LINES: usize = 5;
 
 /// The page in reading order when it is laid out in two columns, None when
 /// it is not (the stream's order is kept then).
-/// `page`: the page's left and right edge and its height; text drawn
+/// `page`: the page's media box (left, bottom, right, top); text drawn
 /// outside it (a figure's labels past the edge, clipped away) is left out
 /// of the layout and written last.
-pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64)) -> Option<String> {
-    let (left_edge, right_edge, height) = page;
+pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<String> {
+    let (left, bottom, right, top) = page;
     let on_page = |r: &Run| {
-        r.x0 >= left_edge - 1.0 && r.x1 <= right_edge + 1.0 && r.y >= 0.0 && r.y <= height + 1.0
+        // Back from PlainTextOutput's flipped y to the page's own.
+        let y = (top - bottom) - r.y;
+        r.x0 >= left - 1.0 && r.x1 <= right + 1.0 && y >= bottom - 1.0 && y <= top + 1.0
     };
     let laid_out = |r: &Run| r.upright && on_page(r);
     let body: Vec<&Run> = runs
@@ -304,21 +306,29 @@ pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64)) -> Option<String>
         return None;
     }
     let kinds = settle(&rows, kinds);
-
     // Rows in vertical order: a full-width row as it is; a stretch of rows
     // of columns as the left column's lines, then the right column's.
     let mut out = String::new();
     // Each stretch is written in the order of the stream, with
     // PlainTextOutput's breaks between its runs; a stretch starts with a
     // blank line (split_paragraphs rejoins a sentence that runs on).
-    let emit = |mut part: Vec<&Run>, out: &mut String| {
-        part.sort_by_key(|r| r.index);
+    let crosses_gutter = |a: &Run, b: &Run| {
+        let (sa, sb) = (side(a), side(b));
+        sa != sb && sa != Side::Across && sb != Side::Across
+    };
+    let emit = |part: Vec<&Run>, out: &mut String| {
         let mut last: Option<&Run> = None;
         for r in part {
             match last {
                 None if !out.is_empty() => out.push_str("\n\n"),
                 None => {}
-                Some(a) => out.push_str(separator(a, r)),
+                // Pieces on either side of the gutter in a full-width
+                // stretch (a footnote beside a column's last line) are
+                // not one line.
+                Some(a) => match separator(a, r) {
+                    "" | " " if crosses_gutter(a, r) => out.push('\n'),
+                    sep => out.push_str(sep),
+                },
             }
             out.push_str(&r.text);
             last = Some(r);
@@ -330,13 +340,23 @@ pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64)) -> Option<String>
         let end = (i..rows.len())
             .find(|&j| (kinds[j] == Kind::Columns) != columns)
             .unwrap_or(rows.len());
-        let stretch = rows[i..end].iter().flatten().copied();
+        let stretch = rows[i..end].iter();
         if columns {
             for s in [Side::Left, Side::Right] {
-                emit(stretch.clone().filter(|r| side(r) == s).collect(), &mut out);
+                let mut part: Vec<&Run> = stretch
+                    .clone()
+                    .flatten()
+                    .copied()
+                    .filter(|r| side(r) == s)
+                    .collect();
+                part.sort_by_key(|r| r.index);
+                emit(part, &mut out);
             }
         } else {
-            emit(stretch.collect(), &mut out);
+            // Full width (a figure, a table, a title block): as drawn.
+            let mut part: Vec<&Run> = stretch.flatten().copied().collect();
+            part.sort_by_key(|r| r.index);
+            emit(part, &mut out);
         }
         i = end;
     }
@@ -396,6 +416,17 @@ enum Kind {
 /// heading above the first line); otherwise it is full-width (a table or
 /// figure below a caption across the page, a running head, a footer).
 fn settle(rows: &[Vec<&Run>], mut kinds: Vec<Kind>) -> Vec<Kind> {
+    // The first or last row of the page, set apart from the next by more
+    // than two and a half font sizes (a running head, a footer with the
+    // page number), is full-width whatever it holds.
+    let size = |row: &[&Run]| row.iter().map(|r| r.size).fold(0.0, f64::max);
+    let n = rows.len();
+    if n >= 2 && rows[1][0].y - rows[0][0].y > 2.5 * size(&rows[0]) {
+        kinds[0] = Kind::Full;
+    }
+    if n >= 2 && rows[n - 1][0].y - rows[n - 2][0].y > 2.5 * size(&rows[n - 1]) {
+        kinds[n - 1] = Kind::Full;
+    }
     let mut i = 0;
     while i < kinds.len() {
         if kinds[i] != Kind::Short {
