@@ -1,4 +1,6 @@
-//! PDF: the text layer, page by page (pdf-extract). Paragraphs are separated
+//! PDF: the text layer, page by page (pdf-extract); a page in two columns
+//! in reading order ([`layout`]), a word hyphenated across a line end joined
+//! ([`hyphen`]). Paragraphs are separated
 //! by blank lines in the extracted text; a short single-line paragraph with no
 //! closing punctuation is taken as a heading. Every block keeps its page, and
 //! the document's printed page labels (`/PageLabels`: "i", "ii", … for front
@@ -7,17 +9,29 @@
 use super::{BlockKind, Extracted};
 use lopdf::{Dictionary, Document, Object};
 
-/// The text of each page, as pdf-extract's `extract_text_from_mem_by_pages`
-/// reads it, from one parse of the file that also serves the page labels.
+mod hyphen;
+mod layout;
+#[cfg(test)]
+mod reading_order_tests;
+
+use hyphen::Vocabulary;
+
+/// The text of each page, from one parse of the file that also serves the
+/// page labels: a page laid out in two columns in reading order (see
+/// [`layout`]), any other page as pdf-extract's `PlainTextOutput` writes it
+/// (the order of the content stream).
 fn page_texts(doc: &Document) -> Vec<String> {
     let mut pages = Vec::new();
     for n in 1u32.. {
         let mut text = String::new();
-        let mut out = pdf_extract::PlainTextOutput::new(&mut text);
+        let mut out = layout::Recorder::new(&mut text);
         if pdf_extract::output_doc_page(doc, &mut out, n).is_err() {
             break;
         }
-        pages.push(text);
+        let runs = std::mem::take(&mut out.runs);
+        let columns = layout::two_columns(&runs, out.page);
+        drop(out);
+        pages.push(columns.unwrap_or(text));
     }
     pages
 }
@@ -31,6 +45,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     }
     let mut pages = page_texts(&doc);
     strip_running_lines(&mut pages);
+    let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),
         ..Extracted::default()
@@ -39,6 +54,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         let page_no = Some(i as u32 + 1);
         let page = page.replace("\r\n", "\n");
         for para in split_paragraphs(&page) {
+            let para = vocabulary.join_hyphens(&para);
             let para = para.as_str();
             let single_line = !para.contains('\n');
             if single_line && looks_like_heading(para) {

@@ -1,0 +1,123 @@
+//! Words hyphenated across line ends, joined ("exam-" / "ple" →
+//! "example"), and compounds that break at their hyphen kept.
+
+/// Hyphens that may end a line inside a hyphenated word (as validation
+/// reads them: `validate::normalize::is_line_hyphen`, which ingest may not
+/// import).
+fn is_line_hyphen(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
+}
+
+/// The words a document writes whole, and the hyphenated compounds it
+/// writes inside a line (lower-cased), to tell a word broken at a line end
+/// ("exam-" / "ple") from a compound that happens to break at its hyphen
+/// ("cross-" / "validation").
+#[derive(Default)]
+pub(super) struct Vocabulary {
+    words: std::collections::HashSet<String>,
+    compounds: std::collections::HashSet<String>,
+}
+
+/// A token's letters and digits, with hyphens inside it; punctuation
+/// around it dropped.
+fn bare(token: &str) -> &str {
+    token.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+impl Vocabulary {
+    pub(super) fn of(pages: &[String]) -> Self {
+        let mut v = Vocabulary::default();
+        for line in pages.iter().flat_map(|p| p.lines()) {
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            for (i, t) in tokens.iter().enumerate() {
+                // A line's last token may be a word broken at its end.
+                if i + 1 == tokens.len() && t.ends_with(is_line_hyphen) {
+                    continue;
+                }
+                let w = bare(t).to_lowercase();
+                if w.contains(is_line_hyphen) {
+                    v.compounds.insert(w);
+                } else if !w.is_empty() {
+                    v.words.insert(w);
+                }
+            }
+        }
+        v
+    }
+
+    /// The paragraph with words hyphenated across line ends joined: a line
+    /// that ends in a letter and a hyphen, before a line that starts with a
+    /// lower-case letter, is joined to it without the hyphen ("exam-\nple"
+    /// → "example"). The hyphen and the line break stay when the broken
+    /// word is a compound: the part before the hyphen or the one after it
+    /// has a hyphen of its own ("state-of-\nthe-art"), or the document
+    /// writes the hyphenated form inside a line and never the joined one
+    /// ("cross-validation").
+    pub(super) fn join_hyphens(&self, para: &str) -> String {
+        let lines: Vec<&str> = para.split('\n').collect();
+        let mut out = String::with_capacity(para.len());
+        let mut joined = false;
+        for (i, line) in lines.iter().enumerate() {
+            let line = if joined { line.trim_start() } else { line };
+            joined = false;
+            let Some(next) = lines.get(i + 1) else {
+                out.push_str(line);
+                break;
+            };
+            let end = line.trim_end();
+            let mut tail = end.chars().rev();
+            let hyphen = tail.next().filter(|c| is_line_hyphen(*c));
+            let letter_before = tail.next().is_some_and(char::is_alphabetic);
+            let next_word = next.split_whitespace().next().unwrap_or("");
+            let lower_after = next_word.chars().next().is_some_and(char::is_lowercase);
+            if let (Some(h), true, true) = (hyphen, letter_before, lower_after) {
+                let head = bare(end.split_whitespace().last().unwrap_or(""));
+                let tail_word = bare(next_word);
+                let chained = head.contains(is_line_hyphen) || tail_word.contains(is_line_hyphen);
+                let compound = format!("{head}-{tail_word}").to_lowercase();
+                let whole = format!("{head}{tail_word}").to_lowercase();
+                let keep = h != '\u{00AD}'
+                    && (chained
+                        || (self.compounds.contains(&compound) && !self.words.contains(&whole)));
+                if !keep {
+                    out.push_str(&end[..end.len() - h.len_utf8()]);
+                    joined = true;
+                    continue;
+                }
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_hyphenated_at_line_ends_are_joined() {
+        let pages = ["We ran cross-validation and a re-run.\nIt is sound.".to_string()];
+        let v = Vocabulary::of(&pages);
+        assert_eq!(v.join_hyphens("an exam-\nple of it"), "an example of it");
+        assert_eq!(
+            v.join_hyphens("an exam- \n  ple,\nand more"),
+            "an example,\nand more"
+        );
+        // Compounds stay compounds: a chain of hyphens, or a hyphenated
+        // form the document writes inside a line.
+        for kept in [
+            "a state-of-\nthe-art lamp",
+            "we ran cross-\nvalidation",
+            "the X-\nRay",
+            "pages 12-\n15",
+            "a re-\nrun",
+        ] {
+            assert_eq!(v.join_hyphens(kept), kept);
+        }
+        // Unless it writes the joined form too.
+        let v = Vocabulary::of(&["a rerun and a re-run".to_string()]);
+        assert_eq!(v.join_hyphens("a re-\nrun"), "a rerun");
+    }
+}

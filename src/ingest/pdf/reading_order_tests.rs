@@ -1,0 +1,114 @@
+//! Reading order on synthetic PDFs: a two-column page whose stream
+//! interleaves the columns' lines, and a one-column page.
+
+use super::*;
+
+/// A one-page PDF (US Letter, Helvetica as /F1) whose content stream
+/// is `ops`.
+fn one_page_pdf(ops: &str) -> Vec<u8> {
+    use lopdf::{Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(
+        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
+    );
+    let content = doc.add_object(Stream::new(dictionary! {}, ops.as_bytes().to_vec()));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page",
+        "Parent" => pages_id,
+        "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+        "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+    });
+    doc.objects.insert(
+        pages_id,
+        dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }.into(),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+    bytes
+}
+
+/// Content-stream operators drawing each (x, y, size, text) line.
+fn draw(lines: &[(f64, f64, f64, &str)]) -> String {
+    let mut ops = String::from("BT\n");
+    for (x, y, size, text) in lines {
+        ops.push_str(&format!("/F1 {size} Tf 1 0 0 1 {x} {y} Tm ({text}) Tj\n"));
+    }
+    ops.push_str("ET\n");
+    ops
+}
+
+const LEFT: [&str; 8] = [
+    "The keeper climbed the stair at dusk to light",
+    "the great lamp, as every keeper had done for",
+    "a hundred years before him, and he wound the",
+    "clockwork that turned the lens all the night",
+    "long, so that ships far out on the dark wa-",
+    "ter could see the flash and count the seconds",
+    "to know which light it was and where the rocks",
+    "lay hidden under the waves of the cold sea.",
+];
+const RIGHT: [&str; 8] = [
+    "In the morning the keeper trimmed the wicks,",
+    "polished the brass and the glass of the lens,",
+    "wrote the weather in the log and slept until",
+    "the afternoon, when the supply boat came out",
+    "from the harbour with oil, bread and letters",
+    "and news of the town, which he read slowly by",
+    "the window while the gulls cried on the rocks",
+    "and the tide ran in over the long grey reef.",
+];
+
+/// A two-column page whose stream draws a title across both columns
+/// and then the columns' lines alternately (left, right, left, …)
+/// reads title, left column, right column — the word hyphenated at the
+/// end of a line whole — and the footer, drawn first, last.
+#[test]
+fn two_columns_read_column_by_column() {
+    let title = "The Lighthouse Keeper and the Long Night Watch";
+    let footer = "Journal of Lights, volume 12, issue 3, pages 201 to 230";
+    let mut lines = vec![
+        (72.0, 60.0, 8.0, footer),
+        (530.0, 60.0, 8.0, "7"),
+        (150.0, 740.0, 16.0, title),
+    ];
+    for i in 0..8 {
+        let y = 700.0 - 12.0 * i as f64;
+        lines.push((72.0, y, 10.0, LEFT[i]));
+        lines.push((320.0, y, 10.0, RIGHT[i]));
+    }
+    let out = extract(&one_page_pdf(&draw(&lines))).unwrap();
+    let left = LEFT.join("\n").replace("wa-\nter", "water");
+    let right = RIGHT.join("\n");
+    assert_eq!(
+        out.text,
+        format!("{title}\n\n{left}\n\n{right}\n\n{footer}\n7")
+    );
+    assert_eq!(out.title.as_deref(), Some(title));
+    assert_eq!(out.blocks.len(), 4);
+    assert!(out.blocks.iter().all(|b| b.page == Some(1)));
+}
+
+/// A page in one column is read as PlainTextOutput reads it, character
+/// for character.
+#[test]
+fn one_column_reads_as_the_stream() {
+    let long: Vec<String> = LEFT
+        .iter()
+        .zip(RIGHT)
+        .map(|(l, r)| format!("{l} {r}"))
+        .collect();
+    let lines: Vec<(f64, f64, f64, &str)> = long
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (72.0, 700.0 - 12.0 * i as f64, 10.0, t.as_str()))
+        .collect();
+    let doc = Document::load_mem(&one_page_pdf(&draw(&lines))).unwrap();
+    let mut plain = String::new();
+    let mut out = pdf_extract::PlainTextOutput::new(&mut plain);
+    pdf_extract::output_doc_page(&doc, &mut out, 1).unwrap();
+    assert_eq!(page_texts(&doc), [plain]);
+}
