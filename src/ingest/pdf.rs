@@ -13,6 +13,7 @@ mod hyphen;
 mod layout;
 #[cfg(test)]
 mod reading_order_tests;
+mod ucs2;
 
 use hyphen::Vocabulary;
 
@@ -25,8 +26,21 @@ fn page_texts(doc: &Document) -> Vec<String> {
     for n in 1u32.. {
         let mut text = String::new();
         let mut out = layout::Recorder::new(&mut text);
-        if pdf_extract::output_doc_page(doc, &mut out, n).is_err() {
-            break;
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pdf_extract::output_doc_page(doc, &mut out, n)
+        }));
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => break,
+            // pdf-extract gave up on this page (a font it cannot map): the
+            // page's own UTF-16 strings, if that is what it holds.
+            Err(panic) => match ucs2::page_text(doc, n) {
+                Some(t) => {
+                    pages.push(t);
+                    continue;
+                }
+                None => std::panic::resume_unwind(panic),
+            },
         }
         let runs = std::mem::take(&mut out.runs);
         let columns = layout::two_columns(&runs, out.page);
