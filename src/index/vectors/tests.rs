@@ -395,22 +395,32 @@ fn an_opened_store_answers_by_exact_scan_until_its_graph_loads() {
     go.send(()).unwrap();
     assert_eq!(opened.wait_for_graph(), Ok(true));
     assert!(opened.graph_ready());
+    let recall = graph_recall(&opened, &live, &queries, |id| {
+        removed.iter().any(|r| r == id) || id == "zero"
+    });
+    assert!(recall >= 0.9, "recall@10 of the loaded graph {recall}");
+}
+
+/// Recall@10 of `opened`'s searches at ef 256 against an exact scan of
+/// `live`, asserting that no hit is one `gone` names.
+fn graph_recall(
+    opened: &OpenedStore,
+    live: &[IdVector],
+    queries: &[Vec<f32>],
+    gone: impl Fn(&str) -> bool,
+) -> f64 {
     let mut found = 0;
-    for q in &queries {
+    for q in queries {
         let hits = opened.search(q, 10, 256);
         assert_eq!(hits.len(), 10);
-        assert!(
-            hits.iter()
-                .all(|(id, _)| !removed.contains(id) && id != "zero")
-        );
-        let exact = brute_force(&live, q, 10);
+        assert!(hits.iter().all(|(id, _)| !gone(id)), "{hits:?}");
+        let exact = brute_force(live, q, 10);
         found += hits
             .iter()
             .filter(|h| exact.iter().any(|e| e.0 == h.0))
             .count();
     }
-    let recall = found as f64 / (queries.len() * 10) as f64;
-    assert!(recall >= 0.9, "recall@10 of the loaded graph {recall}");
+    found as f64 / (queries.len() * 10) as f64
 }
 
 /// A store under the size limit is searched exactly and never loads its
@@ -533,18 +543,8 @@ fn an_opened_store_merges_its_delta_and_skips_dead_rows() {
     }
     go.send(()).unwrap();
     assert_eq!(opened.wait_for_graph(), Ok(true));
-    let mut found = 0;
-    for q in &queries {
-        let hits = opened.search(q, 10, 256);
-        let dead = |id: &str| id.starts_with('c') && id.ends_with('3');
-        assert!(hits.iter().all(|(id, _)| !dead(id)), "{hits:?}");
-        let exact = brute_force(&live, q, 10);
-        found += hits
-            .iter()
-            .filter(|h| exact.iter().any(|e| e.0 == h.0))
-            .count();
-    }
-    let recall = found as f64 / (queries.len() * 10) as f64;
+    let dead = |id: &str| id.starts_with('c') && id.ends_with('3');
+    let recall = graph_recall(&opened, &live, &queries, dead);
     assert!(recall >= 0.9, "recall@10 {recall}");
     // A query equal to a delta vector finds it first.
     assert_eq!(opened.search(&added[7].1, 1, 256)[0].0, added[7].0);

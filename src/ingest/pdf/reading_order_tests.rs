@@ -6,13 +6,31 @@ use super::*;
 /// A one-page PDF (US Letter, Helvetica as /F1) whose content stream
 /// is `ops`.
 fn one_page_pdf(ops: &str) -> Vec<u8> {
+    use lopdf::dictionary;
+    let mut doc = pdf_with(
+        |doc| {
+            doc.add_object(
+                dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
+            )
+        },
+        ops.as_bytes().to_vec(),
+    );
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).unwrap();
+    bytes
+}
+
+/// A one-page US Letter document whose font /F1 is the object `font` adds
+/// and whose content stream is `ops`.
+pub(super) fn pdf_with(
+    font: impl FnOnce(&mut Document) -> lopdf::ObjectId,
+    ops: Vec<u8>,
+) -> Document {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
-    let font = doc.add_object(
-        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
-    );
-    let content = doc.add_object(Stream::new(dictionary! {}, ops.as_bytes().to_vec()));
+    let font = font(&mut doc);
+    let content = doc.add_object(Stream::new(dictionary! {}, ops));
     let page = doc.add_object(dictionary! {
         "Type" => "Page",
         "Parent" => pages_id,
@@ -26,9 +44,7 @@ fn one_page_pdf(ops: &str) -> Vec<u8> {
     );
     let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
     doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).unwrap();
-    bytes
+    doc
 }
 
 /// Content-stream operators drawing each (x, y, size, text) line.

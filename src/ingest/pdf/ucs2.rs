@@ -105,24 +105,11 @@ pub fn page_text(doc: &Document, n: u32) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lopdf::{Stream, dictionary};
+    use lopdf::dictionary;
 
     /// A one-page PDF whose font /F1 is a Type0 font encoded with
     /// `UniJIS-UCS2-H` and whose stream shows `lines` (UTF-16BE strings).
     fn ucs2_pdf(lines: &[&str]) -> Document {
-        let mut doc = Document::with_version("1.4");
-        let pages_id = doc.new_object_id();
-        let cid = doc.add_object(dictionary! {
-            "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "HeiseiMin-W3",
-            "CIDSystemInfo" => dictionary! {
-                "Registry" => Object::string_literal("Adobe"),
-                "Ordering" => Object::string_literal("Japan1"), "Supplement" => 2,
-            },
-        });
-        let font = doc.add_object(dictionary! {
-            "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "HeiseiMin-W3",
-            "Encoding" => "UniJIS-UCS2-H", "DescendantFonts" => vec![cid.into()],
-        });
         let mut ops = b"BT /F1 12 Tf 72 700 Td ".to_vec();
         for (i, l) in lines.iter().enumerate() {
             if i > 0 {
@@ -135,19 +122,20 @@ mod tests {
             ops.extend_from_slice(b"> Tj ");
         }
         ops.extend_from_slice(b"ET");
-        let content = doc.add_object(Stream::new(dictionary! {}, ops));
-        let page = doc.add_object(dictionary! {
-            "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-            "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
-            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
-        });
-        doc.objects.insert(
-            pages_id,
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }.into(),
-        );
-        let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-        doc.trailer.set("Root", catalog);
-        doc
+        let font = |doc: &mut Document| {
+            let cid = doc.add_object(dictionary! {
+                "Type" => "Font", "Subtype" => "CIDFontType0", "BaseFont" => "HeiseiMin-W3",
+                "CIDSystemInfo" => dictionary! {
+                    "Registry" => Object::string_literal("Adobe"),
+                    "Ordering" => Object::string_literal("Japan1"), "Supplement" => 2,
+                },
+            });
+            doc.add_object(dictionary! {
+                "Type" => "Font", "Subtype" => "Type0", "BaseFont" => "HeiseiMin-W3",
+                "Encoding" => "UniJIS-UCS2-H", "DescendantFonts" => vec![cid.into()],
+            })
+        };
+        super::super::reading_order_tests::pdf_with(font, ops)
     }
 
     #[test]
