@@ -191,7 +191,7 @@ fn bench_updates(label: &str, src: &Path, idx: &Path, max_tokens: usize, e: Opti
         round += 1;
         for (p, b) in originals
             .iter()
-            .step_by(originals.len() / changed)
+            .step_by((originals.len() / changed).max(1))
             .take(changed)
         {
             let mut b = b.clone();
@@ -207,7 +207,10 @@ fn bench_updates(label: &str, src: &Path, idx: &Path, max_tokens: usize, e: Opti
         assert_eq!(r.files_indexed, changed);
         t.elapsed().as_secs_f64() * 1e3
     };
-    for n in [1usize, 10, 100] {
+    for n in [1usize, 10, 100]
+        .into_iter()
+        .filter(|n| *n <= originals.len())
+    {
         let delta = timed(n, None);
         let graph = timed(n, Some(0));
         println!(
