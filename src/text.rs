@@ -5,6 +5,12 @@ use std::ops::Range;
 use std::sync::OnceLock;
 use unicode_segmentation::UnicodeSegmentation;
 
+/// Hyphens that may end a line inside a hyphenated word (validation reads
+/// a line break after one as no break; PDF reading joins such words).
+pub fn is_line_hyphen(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
+}
+
 /// Words after which a period does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "mr", "mrs", "ms", "dr", "st", "capt", "col", "gen", "lt", "rev", "sr", "jr", "prof", "no",

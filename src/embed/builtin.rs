@@ -34,6 +34,11 @@ static DEFAULT_MODEL: &[u8] = include_bytes!(concat!(
     "/models/builtin-minilm-256.bin"
 ));
 
+/// The id an index records for this model at `dim` dimensions.
+fn model_id(dim: usize) -> String {
+    format!("builtin-minilm-static-v1-{dim}")
+}
+
 /// Static-embedding model distilled from all-MiniLM-L6-v2 (256 dimensions).
 pub struct BuiltinEmbedder {
     id: String,
@@ -129,7 +134,7 @@ impl BuiltinEmbedder {
             tokenizer.id(SEP).unwrap_or(unk),
         ];
         Ok(Self {
-            id: format!("builtin-minilm-static-v1-{dim}"),
+            id: model_id(dim),
             dim,
             tokenizer,
             matrix,
@@ -217,7 +222,7 @@ impl LazyBuiltin {
         r.u32("vocab size")?;
         let dim = r.u32("dimension")? as usize;
         Ok(LazyBuiltin {
-            id: format!("builtin-minilm-static-v1-{dim}"),
+            id: model_id(dim),
             dim,
             model: std::sync::OnceLock::new(),
         })

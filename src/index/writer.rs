@@ -107,9 +107,10 @@ pub fn update(
 ) -> Result<UpdateReport> {
     let t0 = Instant::now();
     // `RESEARCH_BOARD_TIMINGS=1`: each phase's time on stderr.
+    let timings = std::env::var_os("RESEARCH_BOARD_TIMINGS").is_some();
     let mut tl = Instant::now();
     let mut lap = |n: &str| {
-        if std::env::var_os("RESEARCH_BOARD_TIMINGS").is_some() {
+        if timings {
             eprintln!("{n}: {:.0} ms", tl.elapsed().as_secs_f64() * 1e3);
         }
         tl = Instant::now();
@@ -493,43 +494,37 @@ pub fn update(
         // rebuild: its removed and changed sources' chunks dead, the new
         // chunks in a delta beside the graph (inserted into the graph once
         // the delta grows; the graph rebuilt once tombstones pile up).
+        let removed: HashSet<&str> = removed.iter().map(String::as_str).collect();
         let gone = |id: &str| {
             let s = source_of(id);
-            changed.contains(s) || removed.iter().any(|r| r == s)
+            changed.contains(s) || removed.contains(s)
         };
-        let next = match (prev_vectors, reusable) {
-            (Some(p), Some(prev)) => {
-                let limit = opts.delta_max_floats.unwrap_or(vectors::DELTA_MAX_FLOATS);
-                Some((p.next(gone, fresh_list, limit)?, prev))
-            }
-            _ => {
-                manifest.hnsw = VectorStore::build(fresh_list).dump(dir, &base)?;
-                None
-            }
-        };
-        match next {
-            Some((vectors::Next::Store(store), _)) => manifest.hnsw = store.dump(dir, &base)?,
-            Some((vectors::Next::Delta { dead, delta }, prev)) => {
-                manifest.vectors_base = Some(prev.vectors_generation());
-                manifest.hnsw = prev.hnsw.clone();
-                manifest.dead_rows = dead;
-                if !delta.is_empty() {
-                    vectors::write_delta(&dir.join(format!("{base}.delta")), dim, &delta)?;
-                    manifest.delta = true;
-                }
-                // The base's files are the previous generation's: their
-                // checksums and stamps carry over.
-                let of_base = format!("{}.", Manifest::base(prev.vectors_generation()));
-                for (name, sum) in &prev.checksums {
-                    if name.starts_with(&of_base) && !name.ends_with(".manifest.json") {
-                        manifest.checksums.insert(name.clone(), sum.clone());
-                        if let Some(st) = prev.stamps.get(name) {
-                            manifest.stamps.insert(name.clone(), *st);
+        let limit = opts.delta_max_floats.unwrap_or(vectors::DELTA_MAX_FLOATS);
+        match (prev_vectors, reusable) {
+            (Some(p), Some(prev)) => match p.next(gone, fresh_list, limit)? {
+                vectors::Next::Store(store) => manifest.hnsw = store.dump(dir, &base)?,
+                vectors::Next::Delta { dead, delta } => {
+                    manifest.vectors_base = Some(prev.vectors_generation());
+                    manifest.hnsw = prev.hnsw.clone();
+                    manifest.dead_rows = dead;
+                    if !delta.is_empty() {
+                        vectors::write_delta(&dir.join(format!("{base}.delta")), dim, &delta)?;
+                        manifest.delta = true;
+                    }
+                    // The base's files are the previous generation's: their
+                    // checksums and stamps carry over.
+                    let of_base = format!("{}.", Manifest::base(prev.vectors_generation()));
+                    for (name, sum) in &prev.checksums {
+                        if name.starts_with(&of_base) && !name.ends_with(".manifest.json") {
+                            manifest.checksums.insert(name.clone(), sum.clone());
+                            if let Some(st) = prev.stamps.get(name) {
+                                manifest.stamps.insert(name.clone(), *st);
+                            }
                         }
                     }
                 }
-            }
-            None => {}
+            },
+            _ => manifest.hnsw = VectorStore::build(fresh_list).dump(dir, &base)?,
         }
     } else {
         VectorStore::build(Vec::new()).dump(dir, &base)?;

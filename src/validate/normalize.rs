@@ -44,10 +44,7 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{FEFF}')
 }
 
-/// Hyphens that may end a line inside a hyphenated word.
-pub fn is_line_hyphen(c: char) -> bool {
-    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
-}
+pub use crate::text::is_line_hyphen;
 
 pub fn is_line_break(c: char) -> bool {
     matches!(

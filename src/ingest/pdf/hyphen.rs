@@ -1,12 +1,7 @@
 //! Words hyphenated across line ends, joined ("exam-" / "ple" →
 //! "example"), and compounds that break at their hyphen kept.
 
-/// Hyphens that may end a line inside a hyphenated word (as validation
-/// reads them: `validate::normalize::is_line_hyphen`, which ingest may not
-/// import).
-fn is_line_hyphen(c: char) -> bool {
-    matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
-}
+use crate::text::is_line_hyphen;
 
 /// The words a document writes whole, and the hyphenated compounds it
 /// writes inside a line (lower-cased), to tell a word broken at a line end
