@@ -37,6 +37,10 @@ pub struct RetrieveConfig {
     /// Weight of the IDF-weighted share of the question's terms the chunk
     /// holds.
     pub coverage_weight: f32,
+    /// Weight of late interaction (the embedder's MaxSim of the question's
+    /// tokens against the chunk's): each question word counts by how well
+    /// its best match in the chunk matches it, exact or related.
+    pub max_sim_weight: f32,
 }
 
 /// How BM25 and vector hits are fused.
@@ -67,8 +71,9 @@ impl Default for RetrieveConfig {
             bm25_weight: 0.2,
             rrf_k: 60.0,
             rescore_depth: 40,
-            window_weight: 0.3,
+            window_weight: 0.2,
             coverage_weight: 0.2,
+            max_sim_weight: 0.4,
         }
     }
 }
@@ -90,6 +95,8 @@ pub struct Candidate {
     pub coverage: f32,
     /// Cosine of the query and the chunk's best passage window.
     pub window: Option<f32>,
+    /// Late interaction of the question's tokens with the chunk's, in [0, 1].
+    pub max_sim: Option<f32>,
 }
 
 /// The result of retrieval for one query.
@@ -358,21 +365,24 @@ pub fn retrieve(
         })
     };
     order(&mut candidates);
-    let rescore = cfg.window_weight > 0.0 || cfg.coverage_weight > 0.0;
+    let rescore = cfg.window_weight > 0.0 || cfg.coverage_weight > 0.0 || cfg.max_sim_weight > 0.0;
     candidates.truncate(if rescore {
         cfg.rescore_depth.max(cfg.pool)
     } else {
         cfg.pool
     });
-    for c in candidates.iter_mut() {
+    let full_texts: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} {}",
+                c.chunk.source_title, c.chunk.location, c.chunk.text
+            )
+        })
+        .collect();
+    for (c, full) in candidates.iter_mut().zip(&full_texts) {
         if total_idf > 0.0 {
-            let have: HashSet<String> = index
-                .analyze(&format!(
-                    "{} {} {}",
-                    c.chunk.source_title, c.chunk.location, c.chunk.text
-                ))
-                .into_iter()
-                .collect();
+            let have: HashSet<String> = index.analyze(full).into_iter().collect();
             let hit: f32 = terms
                 .iter()
                 .filter(|(t, _)| have.contains(t))
@@ -387,11 +397,25 @@ pub fn retrieve(
         {
             window_scores(&mut candidates, e, qv)?;
         }
+        if let Some(e) = embedder
+            && cfg.max_sim_weight > 0.0
+            && !normalized.is_empty()
+        {
+            let texts: Vec<&str> = full_texts.iter().map(String::as_str).collect();
+            if let Some(scores) = e.max_sim(&normalized, &texts) {
+                for (c, s) in candidates.iter_mut().zip(scores) {
+                    c.max_sim = Some(s);
+                }
+            }
+        }
         let window = min_max(candidates.iter().filter_map(|c| c.window).collect());
-        let (ww, cw) = (cfg.window_weight, cfg.coverage_weight);
-        let keep = (1.0 - ww - cw).max(0.0);
+        let (ww, cw, mw) = (cfg.window_weight, cfg.coverage_weight, cfg.max_sim_weight);
+        let keep = (1.0 - ww - cw - mw).max(0.0);
         for c in candidates.iter_mut() {
-            c.fused = keep * c.fused + ww * c.window.map_or(0.0, &window) + cw * c.coverage;
+            c.fused = keep * c.fused
+                + ww * c.window.map_or(0.0, &window)
+                + cw * c.coverage
+                + mw * c.max_sim.unwrap_or(0.0);
         }
         order(&mut candidates);
         candidates.truncate(cfg.pool);
@@ -559,6 +583,7 @@ fn blank(chunk: Chunk) -> Candidate {
         fused: 0.0,
         coverage: 0.0,
         window: None,
+        max_sim: None,
     }
 }
 

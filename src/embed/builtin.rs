@@ -162,6 +162,70 @@ impl BuiltinEmbedder {
         self.tokenizer.tokenize(text)
     }
 
+    /// Row `id` of the table.
+    fn row(&self, id: u32) -> &[f32] {
+        let start = id as usize * self.dim;
+        &self.matrix[start..start + self.dim]
+    }
+
+    /// The token ids of `text` that carry meaning, each once.
+    fn token_set(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.tokenizer.for_each_token(text, |id| {
+            if !self.skip.contains(&id) {
+                ids.push(id);
+            }
+        });
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// [`Embedder::max_sim`]: a query token's weight is its row's length
+    /// (the SIF weight folded into the table), and the cosine of two tokens
+    /// is computed once per distinct token of all `texts`.
+    pub fn max_sim_scores(&self, query: &str, texts: &[&str]) -> Vec<f32> {
+        let query: Vec<(&[f32], f32)> = self
+            .token_set(query)
+            .into_iter()
+            .map(|id| self.row(id))
+            .map(|r| (r, super::dot(r, r).sqrt()))
+            .filter(|(_, n)| *n > 0.0)
+            .collect();
+        let total: f32 = query.iter().map(|(_, n)| n).sum();
+        if total <= 0.0 {
+            return vec![0.0; texts.len()];
+        }
+        let mut cosines: std::collections::HashMap<u32, Vec<f32>> = Default::default();
+        texts
+            .iter()
+            .map(|t| {
+                let mut best = vec![0.0f32; query.len()];
+                for id in self.token_set(t) {
+                    let cos = cosines.entry(id).or_insert_with(|| {
+                        let r = self.row(id);
+                        let n = super::dot(r, r).sqrt();
+                        query
+                            .iter()
+                            .map(|(q, qn)| {
+                                if n > 0.0 {
+                                    super::dot(q, r) / (qn * n)
+                                } else {
+                                    0.0
+                                }
+                            })
+                            .collect()
+                    });
+                    for (b, c) in best.iter_mut().zip(cos.iter()) {
+                        *b = b.max(*c);
+                    }
+                }
+                let sum: f32 = query.iter().zip(&best).map(|((_, n), b)| n * b).sum();
+                (sum / total).clamp(0.0, 1.0)
+            })
+            .collect()
+    }
+
     /// Embed one text: normalise(mean of its token rows); zeros if it has no
     /// known token.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
@@ -196,6 +260,9 @@ impl Embedder for BuiltinEmbedder {
     }
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         Ok(texts.iter().map(|t| self.embed_one(t)).collect())
+    }
+    fn max_sim(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+        Some(self.max_sim_scores(query, texts))
     }
 }
 
@@ -245,6 +312,9 @@ impl Embedder for LazyBuiltin {
     }
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         self.model()?.embed(texts)
+    }
+    fn max_sim(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+        Some(self.model().ok()?.max_sim_scores(query, texts))
     }
 }
 
@@ -414,6 +484,30 @@ mod tests {
         assert_eq!(toks(&"a".repeat(101)), ["[UNK]"]);
         assert_eq!(toks("ÉCOLE"), ["ecole"]);
         assert_eq!(toks("a\u{0}b\u{fffd}c"), toks("abc"));
+    }
+
+    #[test]
+    fn max_sim_counts_each_question_word_by_its_best_match() {
+        let m = model();
+        let s = m.max_sim_scores(
+            "keeper rescued shipwreck survivors",
+            &[
+                "The keeper rescued the survivors of the shipwreck at dawn.",
+                "A lighthouse attendant saved people from a wrecked vessel.",
+                "The price of wheat rose sharply in the spring market.",
+                "",
+            ],
+        );
+        // Every question word is in the first text.
+        assert!((s[0] - 1.0).abs() < 1e-4, "{s:?}");
+        // Related words count for something, unrelated ones for less.
+        assert!(s[0] > s[1] && s[1] > s[2], "{s:?}");
+        assert_eq!(s[3], 0.0);
+        // A question with no words scores nothing anywhere.
+        assert_eq!(m.max_sim_scores("", &["anything"]), vec![0.0]);
+        // Through the trait, as retrieval calls it.
+        let e: &dyn Embedder = &m;
+        assert_eq!(e.max_sim("keeper", &["the keeper"]).unwrap().len(), 1);
     }
 
     #[test]

@@ -27,6 +27,14 @@ pub trait Embedder: Send + Sync {
     /// Embed a batch of texts; one unit vector (or all zeros for text with no
     /// tokens) per input, in order.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+    /// Late interaction (ColBERT's MaxSim) over static token vectors: for
+    /// each text, the mean over the query's tokens, weighted by each token's
+    /// weight in the model, of its best cosine with any token of the text
+    /// (1 for a token the text holds, less for a related one), in [0, 1].
+    /// `None` for a model whose token vectors depend on their context.
+    fn max_sim(&self, _query: &str, _texts: &[&str]) -> Option<Vec<f32>> {
+        None
+    }
 }
 
 /// Environment variable naming the `minilm` model folder.

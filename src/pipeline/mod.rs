@@ -38,6 +38,10 @@ pub struct CandidateOut {
     pub vector_rank: Option<usize>,
     pub fused: f32,
     pub coverage: f32,
+    /// Cosine of the question and the chunk's best one- or two-sentence window.
+    pub window: Option<f32>,
+    /// Late interaction of the question's words with the chunk's, in [0, 1].
+    pub max_sim: Option<f32>,
     /// The score the gate used (retrieval tier).
     pub evidence: f32,
     /// The LLM reranker's 0–3 score, when it ran.
@@ -428,6 +432,8 @@ fn candidate_out(c: &Candidate, cfg: &Config) -> CandidateOut {
         vector_rank: c.vector_rank,
         fused: c.fused,
         coverage: c.coverage,
+        window: c.window,
+        max_sim: c.max_sim,
         evidence: Evidence::from(c).score(&cfg.gate),
         rerank: None,
         kept: false,

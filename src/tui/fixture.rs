@@ -38,6 +38,8 @@ fn candidate(
         vector_rank: (!rank.is_multiple_of(3)).then_some(rank),
         fused: f,
         coverage: 1.0 - rank as f32 * 0.05,
+        window: None,
+        max_sim: None,
         evidence: 0.8 - rank as f32 * 0.04,
         kept,
         rerank: None,
