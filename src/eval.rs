@@ -2,6 +2,7 @@
 //! false-refusal rate and verbatim rate, per question and per kind, with an
 //! optional sweep of the gate thresholds for calibration.
 
+use crate::answer::Confidence;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::gate::{self, Evidence, GateConfig};
@@ -86,6 +87,26 @@ pub struct QuestionResult {
     /// Answerable questions answered (not refused): does a validated quote
     /// hold an expected phrase (the words that answer)?
     pub quote_hit: Option<bool>,
+    /// The answer's confidence ("none" when refused).
+    pub confidence: Confidence,
+}
+
+/// How often an answer given at one confidence was right: an answerable
+/// question whose validated quotes hold the words that answer it. An
+/// answered question that should have been refused is wrong.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ConfidenceStats {
+    pub answered: usize,
+    pub right: usize,
+    pub precision: Option<f64>,
+}
+
+/// `high` answers and their precision at one `gate.high_confidence_score`
+/// (`eval --sweep`: how the threshold is calibrated).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfidenceRow {
+    pub high_confidence_score: f32,
+    pub high: ConfidenceStats,
 }
 
 /// A question whose run failed (an LLM error): left out of the rates.
@@ -151,6 +172,11 @@ pub struct EvalReport {
     pub errors: Vec<QuestionError>,
     pub gate: GateConfig,
     pub by_kind: BTreeMap<String, KindStats>,
+    /// Answered questions by confidence (high, medium, low), and how many
+    /// of each were right.
+    pub confidence: BTreeMap<Confidence, ConfidenceStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence_sweep: Option<Vec<ConfidenceRow>>,
     pub results: Vec<QuestionResult>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<Vec<SweepRow>>,
@@ -360,6 +386,11 @@ pub fn run(
                     .count()
             },
             verbatim_snippets: if refused { 0 } else { verbatim },
+            confidence: if refused {
+                Confidence::None
+            } else {
+                o.answer.confidence
+            },
         });
     }
     let rates = |g: &GateConfig| {
@@ -469,6 +500,48 @@ pub fn run(
             .collect();
         (!rs.is_empty()).then(|| ratio(rs.iter().filter(|r| r.refused).count(), rs.len()))
     };
+    let right = |r: &QuestionResult| !r.should_refuse && r.quote_hit == Some(true);
+    let tally = |rs: &mut dyn Iterator<Item = (&QuestionResult, Confidence)>, level| {
+        let mut st = ConfidenceStats::default();
+        for (r, c) in rs {
+            if !r.refused && c == level {
+                st.answered += 1;
+                st.right += usize::from(right(r));
+            }
+        }
+        st.precision = (st.answered > 0).then(|| ratio(st.right, st.answered));
+        st
+    };
+    let confidence: BTreeMap<Confidence, ConfidenceStats> =
+        [Confidence::High, Confidence::Medium, Confidence::Low]
+            .into_iter()
+            .map(|level| {
+                let mut it = results.iter().map(|r| (r, r.confidence));
+                (level, tally(&mut it, level))
+            })
+            .collect();
+    // The same answers at other thresholds for `high` (offline gate only:
+    // an LLM's reranked tier has its own scale).
+    let confidence_sweep = sweep.is_some().then(|| {
+        (10..=18)
+            .map(|step| {
+                let t = step as f32 * 0.05;
+                let mut it = runs.iter().zip(&results).map(|((_, o, _), r)| {
+                    let top = o.gate.numbers.get("top_score").map(|x| *x as f32);
+                    let statuses: Vec<crate::validate::Status> =
+                        o.snippets.iter().map(|s| s.status).collect();
+                    (
+                        r,
+                        crate::answer::confidence(top, t, &statuses, &o.answer.claims),
+                    )
+                });
+                ConfidenceRow {
+                    high_confidence_score: t,
+                    high: tally(&mut it, Confidence::High),
+                }
+            })
+            .collect()
+    });
     let quote_recall = ratio(
         results.iter().filter(|r| r.quote_hit == Some(true)).count(),
         answerable.len(),
@@ -497,6 +570,8 @@ pub fn run(
         },
         gate: cfg.gate,
         by_kind,
+        confidence,
+        confidence_sweep,
         results,
         sweep,
         mean_query_ms: if runs.is_empty() {

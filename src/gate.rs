@@ -52,7 +52,7 @@ impl Default for GateConfig {
             unknown_penalty: 0.25,
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
-            high_confidence_score: 0.6,
+            high_confidence_score: 0.65,
             rerank_threshold: 2,
             rerank_min_chunks: 1,
         }

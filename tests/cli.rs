@@ -536,8 +536,13 @@ fn eval_meets_the_calibrated_targets() {
     // The figures the README reports for this set; a drop below them is a
     // regression. The defaults are calibrated on three sets at once (this
     // one and the dev halves of the music and papers sets), which costs this
-    // set two paraphrase questions (0.912 when it was tuned alone).
-    assert!(f("recall_at_k") >= 0.87, "recall {}", f("recall_at_k"));
+    // set nothing since late interaction joined the rescoring (0.912).
+    assert!(f("recall_at_k") >= 0.9, "recall {}", f("recall_at_k"));
+    // An answer called high is right (its quotes hold the answer) at least
+    // nine times in ten, and high is not a rare label.
+    let high = &r["confidence"]["high"];
+    assert!(high["answered"].as_u64().unwrap() >= 15, "{high}");
+    assert!(high["precision"].as_f64().unwrap() >= 0.9, "{high}");
     assert!(
         f("refusal_accuracy") >= 0.9,
         "refusal accuracy {}",

@@ -354,6 +354,21 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
         r.validated_not_in_source
     );
     let _ = writeln!(out, "mean query time:    {:.1} ms", r.mean_query_ms);
+    for (level, c) in &r.confidence {
+        let level = serde_json::to_value(level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let precision = c
+            .precision
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "confidence {level:<7} answered={:<3} right={:<3} precision={precision}",
+            c.answered, c.right
+        );
+    }
     for (kind, s) in &r.by_kind {
         let recall = s
             .recall
@@ -395,6 +410,24 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
                 None => "reciprocal-rank fusion".into(),
             };
             let _ = writeln!(out, "  {name:<26} {:.3}", row.recall_at_k);
+        }
+    }
+    if let Some(rows) = &r.confidence_sweep {
+        let _ = writeln!(
+            out,
+            "\nconfidence sweep (answers called high, and how many were right):"
+        );
+        for row in rows {
+            let precision = row
+                .high
+                .precision
+                .map(|x| format!("{x:.3}"))
+                .unwrap_or_else(|| "-".into());
+            let _ = writeln!(
+                out,
+                "  high_confidence_score {:.2}: high={:<3} right={:<3} precision={precision}",
+                row.high_confidence_score, row.high.answered, row.high.right
+            );
         }
     }
     if let Some(rows) = &r.sweep {
