@@ -181,10 +181,10 @@ impl BuiltinEmbedder {
         ids
     }
 
-    /// [`Embedder::max_sim`]: a query token's weight is its row's length
-    /// (the SIF weight folded into the table), and the cosine of two tokens
-    /// is computed once per distinct token of all `texts`.
-    pub fn max_sim_scores(&self, query: &str, texts: &[&str]) -> Vec<f32> {
+    /// [`Embedder::token_matches`]: a query token's weight is its row's
+    /// length (the SIF weight folded into the table), and the cosine of two
+    /// tokens is computed once per distinct token of all `texts`.
+    pub fn token_matches(&self, query: &str, texts: &[&str]) -> super::TokenMatches {
         let query: Vec<(&[f32], f32)> = self
             .token_set(query)
             .into_iter()
@@ -192,15 +192,14 @@ impl BuiltinEmbedder {
             .map(|r| (r, super::dot(r, r).sqrt()))
             .filter(|(_, n)| *n > 0.0)
             .collect();
-        let total: f32 = query.iter().map(|(_, n)| n).sum();
-        if total <= 0.0 {
-            return vec![0.0; texts.len()];
-        }
         let mut cosines: std::collections::HashMap<u32, Vec<f32>> = Default::default();
-        texts
+        let best = texts
             .iter()
             .map(|t| {
                 let mut best = vec![0.0f32; query.len()];
+                if query.is_empty() {
+                    return best;
+                }
                 for id in self.token_set(t) {
                     let cos = cosines.entry(id).or_insert_with(|| {
                         let r = self.row(id);
@@ -220,10 +219,13 @@ impl BuiltinEmbedder {
                         *b = b.max(*c);
                     }
                 }
-                let sum: f32 = query.iter().zip(&best).map(|((_, n), b)| n * b).sum();
-                (sum / total).clamp(0.0, 1.0)
+                best
             })
-            .collect()
+            .collect();
+        super::TokenMatches {
+            weights: query.iter().map(|(_, n)| *n).collect(),
+            best,
+        }
     }
 
     /// Embed one text: normalise(mean of its token rows); zeros if it has no
@@ -261,8 +263,8 @@ impl Embedder for BuiltinEmbedder {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         Ok(texts.iter().map(|t| self.embed_one(t)).collect())
     }
-    fn max_sim(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
-        Some(self.max_sim_scores(query, texts))
+    fn token_matches(&self, query: &str, texts: &[&str]) -> Option<super::TokenMatches> {
+        Some(BuiltinEmbedder::token_matches(self, query, texts))
     }
 }
 
@@ -313,8 +315,8 @@ impl Embedder for LazyBuiltin {
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         self.model()?.embed(texts)
     }
-    fn max_sim(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
-        Some(self.model().ok()?.max_sim_scores(query, texts))
+    fn token_matches(&self, query: &str, texts: &[&str]) -> Option<super::TokenMatches> {
+        Some(self.model().ok()?.token_matches(query, texts))
     }
 }
 
@@ -489,25 +491,37 @@ mod tests {
     #[test]
     fn max_sim_counts_each_question_word_by_its_best_match() {
         let m = model();
-        let s = m.max_sim_scores(
-            "keeper rescued shipwreck survivors",
-            &[
-                "The keeper rescued the survivors of the shipwreck at dawn.",
-                "A lighthouse attendant saved people from a wrecked vessel.",
-                "The price of wheat rose sharply in the spring market.",
-                "",
-            ],
-        );
+        let e: &dyn Embedder = &m;
+        let s = e
+            .max_sim(
+                "keeper rescued shipwreck survivors",
+                &[
+                    "The keeper rescued the survivors of the shipwreck at dawn.",
+                    "A lighthouse attendant saved people from a wrecked vessel.",
+                    "The price of wheat rose sharply in the spring market.",
+                    "",
+                ],
+            )
+            .unwrap();
         // Every question word is in the first text.
         assert!((s[0] - 1.0).abs() < 1e-4, "{s:?}");
         // Related words count for something, unrelated ones for less.
         assert!(s[0] > s[1] && s[1] > s[2], "{s:?}");
         assert_eq!(s[3], 0.0);
         // A question with no words scores nothing anywhere.
-        assert_eq!(m.max_sim_scores("", &["anything"]), vec![0.0]);
-        // Through the trait, as retrieval calls it.
-        let e: &dyn Embedder = &m;
-        assert_eq!(e.max_sim("keeper", &["the keeper"]).unwrap().len(), 1);
+        assert_eq!(e.max_sim("", &["anything"]).unwrap(), vec![0.0]);
+        // Several texts combine by the maximum, token by token: the window
+        // of two sentences holds every word.
+        let t = e
+            .token_matches("keeper shipwreck", &["The keeper slept.", "A shipwreck."])
+            .unwrap();
+        let both: Vec<f32> = t.best[0]
+            .iter()
+            .zip(&t.best[1])
+            .map(|(a, b)| a.max(*b))
+            .collect();
+        assert!((t.score(&both) - 1.0).abs() < 1e-4);
+        assert!(t.score(&t.best[0]) < 1.0 && t.score(&t.best[1]) < 1.0);
     }
 
     #[test]

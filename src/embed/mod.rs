@@ -32,8 +32,38 @@ pub trait Embedder: Send + Sync {
     /// weight in the model, of its best cosine with any token of the text
     /// (1 for a token the text holds, less for a related one), in [0, 1].
     /// `None` for a model whose token vectors depend on their context.
-    fn max_sim(&self, _query: &str, _texts: &[&str]) -> Option<Vec<f32>> {
+    fn max_sim(&self, query: &str, texts: &[&str]) -> Option<Vec<f32>> {
+        let m = self.token_matches(query, texts)?;
+        Some(m.best.iter().map(|b| m.score(b)).collect())
+    }
+    /// Late interaction token by token: the question's token weights and,
+    /// for each text, each question token's best cosine with a token of the
+    /// text (so that passages made of several texts combine by taking the
+    /// maximum). `None` as for [`Embedder::max_sim`].
+    fn token_matches(&self, _query: &str, _texts: &[&str]) -> Option<TokenMatches> {
         None
+    }
+}
+
+/// What [`Embedder::token_matches`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenMatches {
+    /// Each question token's weight in the model.
+    pub weights: Vec<f32>,
+    /// Per text, each question token's best cosine (0 where nothing matches).
+    pub best: Vec<Vec<f32>>,
+}
+
+impl TokenMatches {
+    /// MaxSim of one text's (or the element-wise maximum of several
+    /// texts') best cosines: their weighted mean, in [0, 1].
+    pub fn score(&self, best: &[f32]) -> f32 {
+        let total: f32 = self.weights.iter().sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let sum: f32 = self.weights.iter().zip(best).map(|(w, b)| w * b).sum();
+        (sum / total).clamp(0.0, 1.0)
     }
 }
 
