@@ -405,33 +405,49 @@ fn bench_scale(
     let index = Index::open(idx).unwrap();
     let graph = index.wait_for_graph().unwrap();
     let cfg = Config::default();
+    // Baseline for the late-interaction cost: the same questions without it
+    // (the previous defaults: window 0.3, no MaxSim in rescoring or extraction).
+    let mut no_late = Config::default();
+    no_late.retrieve.max_sim_weight = 0.0;
+    no_late.retrieve.window_weight = 0.3;
+    no_late.extract.max_sim_weight = 0.0;
     let qs = queries(nq);
-    let latency = |index: &Index, what: &str| {
+    let latency = |index: &Index, cfg: &Config| {
         // Warm up.
         for q in qs.iter().take(5) {
-            research_board::pipeline::ask(index, e, &cfg, q).unwrap();
+            research_board::pipeline::ask(index, e, cfg, q).unwrap();
         }
         let mut lat = Vec::new();
         for q in &qs {
             let t = Instant::now();
-            research_board::pipeline::ask(index, e, &cfg, q).unwrap();
+            research_board::pipeline::ask(index, e, cfg, q).unwrap();
             lat.push(t.elapsed().as_secs_f64() * 1e3);
         }
+        (pct(&mut lat.clone(), 0.5), pct(&mut lat, 0.95))
+    };
+    let report = |index: &Index, what: &str| {
+        let (p50, p95) = latency(index, &cfg);
         println!(
-            "[{label}] query (retrieve+gate+budget+extract+validate) over {} queries, {what}: p50 {:.2} ms, p95 {:.2} ms",
+            "[{label}] query (retrieve+gate+budget+extract+validate) over {} queries, {what}: p50 {p50:.2} ms, p95 {p95:.2} ms",
             qs.len(),
-            pct(&mut lat.clone(), 0.5),
-            pct(&mut lat, 0.95)
         );
     };
     if graph {
-        latency(&index, "vector graph loaded");
-        latency(
+        report(&index, "vector graph loaded");
+        if e.is_some() {
+            let (p50, p95) = latency(&index, &no_late);
+            let (n50, n95) = latency(&index, &cfg);
+            println!(
+                "[{label}]   late interaction (rescoring and extraction): p50 {n50:.2} / p95 {n95:.2} ms with it, {p50:.2} / {p95:.2} ms without (baseline) = {:.2}x at p95",
+                n95 / p95
+            );
+        }
+        report(
             &Index::open_exact(idx).unwrap(),
             "exact vector scan (before the graph is loaded)",
         );
     } else {
-        latency(&index, "exact vector scan (a small index)");
+        report(&index, "exact vector scan (a small index)");
     }
 
     let Some(e) = e else {

@@ -256,8 +256,23 @@ pub fn extractive(
         .collect();
     let focus = crate::retrieve::normalize_query(question);
     let mut windows: Vec<Window> = Vec::new();
+    let all_sents: Vec<Vec<std::ops::Range<usize>>> =
+        chunks.iter().map(|c| sentences(&c.text)).collect();
+    // Each question word's best match in each sentence (late interaction),
+    // for every chunk at once: a token's cosines are computed once.
+    let matches = embedder.filter(|_| cfg.max_sim_weight > 0.0).and_then(|e| {
+        let texts: Vec<&str> = chunks
+            .iter()
+            .zip(&all_sents)
+            .flat_map(|(c, ss)| ss.iter().map(|r| &c.text[r.clone()]))
+            .collect();
+        e.token_matches(&focus, &texts)
+    });
+    let mut first_sentence = 0;
     for (ci, chunk) in chunks.iter().enumerate() {
-        let sents = sentences(&chunk.text);
+        let sents = &all_sents[ci];
+        let first = first_sentence;
+        first_sentence += sents.len();
         // Title and heading chain are context every sentence of the chunk shares.
         let context: HashSet<String> =
             analyze(&format!("{} {}", chunk.source_title, chunk.location))
@@ -267,11 +282,6 @@ pub fn extractive(
             .iter()
             .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())
             .collect();
-        // Each question word's best match in each sentence (late interaction).
-        let matches = embedder.filter(|_| cfg.max_sim_weight > 0.0).and_then(|e| {
-            let texts: Vec<&str> = sents.iter().map(|r| &chunk.text[r.clone()]).collect();
-            e.token_matches(&focus, &texts)
-        });
         let sims: Vec<f32> = match (embedder, query_vector) {
             (Some(e), Some(q)) if cfg.vector_weight > 0.0 => {
                 let texts: Vec<&str> = sents.iter().map(|r| &chunk.text[r.clone()]).collect();
@@ -290,9 +300,9 @@ pub fn extractive(
             for j in i..(i + cfg.max_sentences).min(sents.len()) {
                 if let Some(m) = &matches {
                     if matched.is_empty() {
-                        matched = m.best[j].clone();
+                        matched = m.best[first + j].clone();
                     } else {
-                        for (a, b) in matched.iter_mut().zip(&m.best[j]) {
+                        for (a, b) in matched.iter_mut().zip(&m.best[first + j]) {
                             *a = a.max(*b);
                         }
                     }
