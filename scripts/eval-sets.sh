@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Run the question sets the defaults are calibrated and reported on, one
+# summary line each (README, "Evaluation").
+#
+#   scripts/eval-sets.sh [dev|test] [CONFIG.toml] [INDEX_ROOT]
+#
+# dev: the lighthouse set (eval/questions.json, all of it) and the dev halves
+# of the music and papers sets (calibrate on these); test: the test halves
+# (report these, never tune on them). CONFIG (optional) overrides the
+# defaults, e.g. the baseline of a comparison. Indexes are kept in INDEX_ROOT
+# (default: $TMPDIR/research-board-eval) and updated, not rebuilt, per run.
+# Needs a release build (cargo build --release) and ../shared/corpora.
+set -euo pipefail
+split=${1:-dev}
+cfg=${2:-}
+root=${3:-${TMPDIR:-/tmp}/research-board-eval}
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${RESEARCH_BOARD_BIN:-$here/target/release/research-board}
+corpora=$here/../shared/corpora
+mkdir -p "$root"
+args=()
+[ -n "$cfg" ] && args+=(--config "$(realpath "$cfg")")
+run() { # name folder questions [--split S]
+  local name=$1 dir=$2 qs=$3; shift 3
+  "$bin" eval "$dir" --questions "$qs" --index-dir "$root/$name" "$@" ${args[@]+"${args[@]}"} \
+    --report "$root/$name-$split.json" >/dev/null 2>"$root/$name-$split.err" || {
+      echo "$name: eval failed, see $root/$name-$split.err" >&2; return 1; }
+  python3 - "$name ($split)" "$root/$name-$split.json" <<'PY'
+import json, sys
+name, path = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+f = lambda x: '-' if x is None else '%.3f' % x
+high = d['confidence'].get('high', {})
+print('%-15s recall@5 %s  MRR %s  quote recall %s  off-topic %s  near-miss %s  false refusals %s  high right %s/%s  %.1f ms'
+      % (name, f(d['recall_at_k']), f(d['mrr']), f(d['quote_recall']),
+         f(d['refusal_accuracy_off_topic']), f(d['refusal_accuracy_near_miss']),
+         f(d['false_refusal_rate']), high.get('right', 0), high.get('answered', 0),
+         d['mean_query_ms']))
+PY
+}
+if [ "$split" = dev ]; then
+  run lighthouse "$here/sample-sources" "$here/eval/questions.json"
+fi
+run music "$corpora/music-library" "$here/eval/music-questions.json" --split "$split"
+run papers "$corpora/papers" "$here/eval/papers-questions.json" --split "$split"
