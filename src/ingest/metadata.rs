@@ -114,6 +114,14 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
     if digits > 0 && t[digits..].starts_with(' ') {
         return None;
     }
+    // So is one numbered in Roman numerals ("II. LITERATURE REVIEW").
+    if let Some((first, _)) = t.split_once(". ")
+        && !first.is_empty()
+        && first.len() <= 5
+        && first.chars().all(|c| "IVXLC".contains(c))
+    {
+        return None;
+    }
     const AFFILIATION: &[&str] = &["university", "institute", "department", "laboratory", "@"];
     let words: Vec<&str> = t.split_whitespace().collect();
     if words.len() <= 6 && AFFILIATION.iter().any(|a| lower.contains(a)) {
@@ -314,10 +322,16 @@ mod tests {
             "OpenBU http://open.bu.edu",
             "Index Terms—defect prediction, oversampling",
             "Cloud-based software has many advantages. When services are divided into many",
+            "II. LITERATURE REVIEW",
+            "IV. Results and discussion",
         ] {
             assert!(clean_title(t).is_none(), "{t}");
         }
         assert!(clean_title("Learning Rate Curriculum").is_some());
+        // A title that opens with a Roman-numeral word is still a title.
+        assert!(clean_title("VI. Symphony Notes").is_none());
+        assert!(clean_title("Vivaldi. A Life").is_some());
+        assert!(clean_title("XML Schemas in Practice").is_some());
         assert!(
             clean_title(
                 "A Radon–Nikodým Perspective on Anomaly Detection: Theory and Implications"

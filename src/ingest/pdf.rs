@@ -22,7 +22,14 @@ use hyphen::Vocabulary;
 /// [`layout`]), any other page as pdf-extract's `PlainTextOutput` writes it
 /// (the order of the content stream).
 fn page_texts(doc: &Document) -> Vec<String> {
+    read_pages(doc).0
+}
+
+/// [`page_texts`], and the first page's title as its type sizes show it
+/// ([`layout::display_title`]).
+fn read_pages(doc: &Document) -> (Vec<String>, Option<String>) {
     let mut pages = Vec::new();
+    let mut title = None;
     for n in 1u32.. {
         let mut text = String::new();
         let mut out = layout::Recorder::new(&mut text);
@@ -43,11 +50,14 @@ fn page_texts(doc: &Document) -> Vec<String> {
             },
         }
         let runs = std::mem::take(&mut out.runs);
+        if n == 1 {
+            title = layout::display_title(&runs, out.page);
+        }
         let columns = layout::two_columns(&runs, out.page);
         drop(out);
         pages.push(columns.unwrap_or(text));
     }
-    pages
+    (pages, title)
 }
 
 pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
@@ -57,7 +67,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         doc.decrypt("")
             .map_err(|e| format!("malformed PDF: encrypted ({e})"))?;
     }
-    let mut pages = page_texts(&doc);
+    let (mut pages, display_title) = read_pages(&doc);
     strip_running_lines(&mut pages);
     let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
@@ -82,6 +92,11 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
                 out.push(BlockKind::Para, para, page_no);
             }
         }
+    }
+    // The title set largest on the first page, before a first-page heading
+    // (the metadata's title before either).
+    if let Some(t) = display_title.filter(|t| super::metadata::clean_title(t).is_some()) {
+        out.title = Some(t);
     }
     // The document's own title and author (Info dictionary), when they
     // name the work rather than the file it was made from.

@@ -178,6 +178,45 @@ const MIN_COLUMN_LINES: usize = 5;
 /// `page`: the page's media box (left, bottom, right, top); text drawn
 /// outside it (a figure's labels past the edge, clipped away) is left out
 /// of the layout and written last.
+/// A first page's title as a reader sees it: the upright text set in the
+/// largest size in the top half of the page, in reading order, when that
+/// size stands out from the body text (at least 1.3 times the size most
+/// characters are set in) and it reads as a title (2 to 30 words).
+pub(crate) fn display_title(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<String> {
+    let upright: Vec<&Run> = runs
+        .iter()
+        .filter(|r| r.upright && r.text.chars().any(char::is_alphanumeric))
+        .collect();
+    // The body size: the size at least half the characters are set in or under.
+    let mut sizes: Vec<(f64, usize)> = upright
+        .iter()
+        .map(|r| (r.size, r.text.chars().count()))
+        .collect();
+    sizes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: usize = sizes.iter().map(|(_, n)| n).sum();
+    let mut seen = 0;
+    let body = sizes.iter().find_map(|(size, n)| {
+        seen += n;
+        (seen * 2 >= total).then_some(*size)
+    })?;
+    let half = (page.3 - page.1).abs() / 2.0;
+    let top: Vec<&Run> = upright.into_iter().filter(|r| r.y <= half).collect();
+    let max = top.iter().map(|r| r.size).fold(0.0, f64::max);
+    if max < body * 1.3 {
+        return None;
+    }
+    let mut lines: Vec<&Run> = top.into_iter().filter(|r| r.size >= max * 0.95).collect();
+    lines.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
+    let text = lines
+        .iter()
+        .flat_map(|r| r.text.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (2..=30)
+        .contains(&text.split_whitespace().count())
+        .then_some(text)
+}
+
 pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<String> {
     let (left, bottom, right, top) = page;
     let on_page = |r: &Run| {

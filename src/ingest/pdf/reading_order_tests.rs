@@ -128,3 +128,38 @@ fn one_column_reads_as_the_stream() {
     pdf_extract::output_doc_page(&doc, &mut out, 1).unwrap();
     assert_eq!(page_texts(&doc), [plain]);
 }
+
+/// The title is what is set largest at the top of the first page — here
+/// two lines, neither of which looks like a heading alone — not the first
+/// heading below it; a page set in one size has no such title.
+#[test]
+fn the_title_is_the_largest_type_at_the_top_of_the_first_page() {
+    let mut lines = vec![
+        (
+            72.0,
+            740.0,
+            9.0,
+            "Published as a conference paper at ICLR 2018",
+        ),
+        (90.0, 700.0, 20.0, "ONLINE LEARNING RATE ADAPTATION WITH"),
+        (150.0, 676.0, 20.0, "HYPERGRADIENT DESCENT"),
+        (200.0, 640.0, 10.0, "A. Keeper, University of the Rock"),
+        (72.0, 610.0, 10.0, "1 INTRODUCTION"),
+    ];
+    for (i, l) in LEFT.iter().enumerate() {
+        lines.push((72.0, 590.0 - 12.0 * i as f64, 10.0, l));
+    }
+    let out = extract(&one_page_pdf(&draw(&lines))).unwrap();
+    assert_eq!(
+        out.title.as_deref(),
+        Some("ONLINE LEARNING RATE ADAPTATION WITH HYPERGRADIENT DESCENT")
+    );
+    // All in one size: nothing stands out, and the heading rule decides.
+    let same: Vec<(f64, f64, f64, &str)> =
+        lines.iter().map(|&(x, y, _, t)| (x, y, 10.0, t)).collect();
+    let out = extract(&one_page_pdf(&draw(&same))).unwrap();
+    assert_ne!(
+        out.title.as_deref(),
+        Some("ONLINE LEARNING RATE ADAPTATION WITH HYPERGRADIENT DESCENT")
+    );
+}
