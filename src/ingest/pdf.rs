@@ -20,12 +20,7 @@ use hyphen::Vocabulary;
 /// The text of each page, from one parse of the file that also serves the
 /// page labels: a page laid out in two columns in reading order (see
 /// [`layout`]), any other page as pdf-extract's `PlainTextOutput` writes it
-/// (the order of the content stream).
-fn page_texts(doc: &Document) -> Vec<String> {
-    read_pages(doc).0
-}
-
-/// [`page_texts`], and the first page's title as its type sizes show it
+/// (the order of the content stream); with them, the first page's title as its type sizes show it
 /// ([`layout::display_title`]).
 fn read_pages(doc: &Document) -> (Vec<String>, Option<String>) {
     let mut pages = Vec::new();

@@ -126,7 +126,7 @@ fn one_column_reads_as_the_stream() {
     let mut plain = String::new();
     let mut out = pdf_extract::PlainTextOutput::new(&mut plain);
     pdf_extract::output_doc_page(&doc, &mut out, 1).unwrap();
-    assert_eq!(page_texts(&doc), [plain]);
+    assert_eq!(read_pages(&doc).0, [plain]);
 }
 
 /// The title is what is set largest at the top of the first page — here
