@@ -163,3 +163,46 @@ fn the_title_is_the_largest_type_at_the_top_of_the_first_page() {
         Some("ONLINE LEARNING RATE ADAPTATION WITH HYPERGRADIENT DESCENT")
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// Whatever the runs of a first page (sizes, places, rotation, text),
+    /// a title found by type size is made of their words, 2 to 30 of them;
+    /// a page set in one size has none.
+    #[test]
+    fn a_display_title_is_made_of_the_pages_own_words(
+        runs in proptest::collection::vec(
+            (0.0f64..612.0, 0.0f64..792.0, 1.0f64..40.0, proptest::bool::ANY,
+             "[A-Za-z0-9 .,:–é]{0,40}"),
+            0..25,
+        ),
+        one_size in proptest::bool::ANY,
+    ) {
+        let runs: Vec<layout::Run> = runs
+            .into_iter()
+            .enumerate()
+            .map(|(index, (x, y, size, upright, text))| layout::Run {
+                x0: x,
+                x1: x + 10.0,
+                y,
+                size: if one_size { 10.0 } else { size },
+                index,
+                upright,
+                end: x + 10.0,
+                end_y: y,
+                text,
+            })
+            .collect();
+        let title = layout::display_title(&runs, (0.0, 0.0, 612.0, 792.0));
+        if one_size {
+            proptest::prop_assert_eq!(title, None);
+        } else if let Some(t) = title {
+            let words: std::collections::HashSet<&str> =
+                runs.iter().flat_map(|r| r.text.split_whitespace()).collect();
+            let n = t.split_whitespace().count();
+            proptest::prop_assert!((2..=30).contains(&n), "{:?}", t);
+            proptest::prop_assert!(t.split_whitespace().all(|w| words.contains(w)), "{:?}", t);
+        }
+    }
+}
