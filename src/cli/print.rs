@@ -359,25 +359,21 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
-        let precision = c
-            .precision
-            .map(|x| format!("{x:.3}"))
-            .unwrap_or_else(|| "-".into());
         let _ = writeln!(
             out,
-            "confidence {level:<7} answered={:<3} right={:<3} precision={precision}",
-            c.answered, c.right
+            "confidence {level:<7} answered={:<3} right={:<3} precision={}",
+            c.answered,
+            c.right,
+            rate(c.precision)
         );
     }
     for (kind, s) in &r.by_kind {
-        let recall = s
-            .recall
-            .map(|x| format!("{x:.3}"))
-            .unwrap_or_else(|| "-".into());
         let _ = writeln!(
             out,
-            "  {kind:<12} n={:<3} recall={recall} refused={}",
-            s.questions, s.refused
+            "  {kind:<12} n={:<3} recall={} refused={}",
+            s.questions,
+            rate(s.recall),
+            s.refused
         );
     }
     let _ = writeln!(out);
@@ -418,15 +414,13 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
             "\nconfidence sweep (answers called high, and how many were right):"
         );
         for row in rows {
-            let precision = row
-                .high
-                .precision
-                .map(|x| format!("{x:.3}"))
-                .unwrap_or_else(|| "-".into());
             let _ = writeln!(
                 out,
-                "  high_confidence_score {:.2}: high={:<3} right={:<3} precision={precision}",
-                row.high_confidence_score, row.high.answered, row.high.right
+                "  high_confidence_score {:.2}: high={:<3} right={:<3} precision={}",
+                row.high_confidence_score,
+                row.high.answered,
+                row.high.right,
+                rate(row.high.precision)
             );
         }
     }
@@ -492,6 +486,11 @@ pub fn print_too_short(short: &[crate::verify::QuoteInput], min_words: usize, js
             crate::text::sanitize_for_terminal(&q.quote, false)
         );
     }
+}
+
+/// A rate to three places, or "-" where there was nothing to count.
+fn rate(x: Option<f64>) -> String {
+    x.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
 }
 
 #[cfg(test)]
