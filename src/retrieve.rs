@@ -409,7 +409,14 @@ pub fn retrieve(
             }
         }
         let window = min_max(candidates.iter().filter_map(|c| c.window).collect());
-        let (ww, cw, mw) = (cfg.window_weight, cfg.coverage_weight, cfg.max_sim_weight);
+        // An embedder without static token vectors (minilm, openai, none)
+        // has no late interaction: its weight goes back to the fused score.
+        let mw = if candidates.iter().any(|c| c.max_sim.is_some()) {
+            cfg.max_sim_weight
+        } else {
+            0.0
+        };
+        let (ww, cw) = (cfg.window_weight, cfg.coverage_weight);
         let keep = (1.0 - ww - cw - mw).max(0.0);
         for c in candidates.iter_mut() {
             c.fused = keep * c.fused
