@@ -259,12 +259,22 @@ pub fn extractive(
     let all_sents: Vec<Vec<std::ops::Range<usize>>> =
         chunks.iter().map(|c| sentences(&c.text)).collect();
     // Each question word's best match in each sentence (late interaction),
-    // for every chunk at once: a token's cosines are computed once.
+    // for every chunk at once: a token's cosines are computed once. Each
+    // chunk's title and heading chain come after all the sentences: like
+    // the terms they hold, their matches count for every sentence of the
+    // chunk, so that a sentence is not preferred for repeating the subject
+    // its heading already names.
+    let contexts: Vec<String> = chunks
+        .iter()
+        .map(|c| format!("{} {}", c.source_title, c.location))
+        .collect();
+    let n_sentences: usize = all_sents.iter().map(Vec::len).sum();
     let matches = embedder.filter(|_| cfg.max_sim_weight > 0.0).and_then(|e| {
         let texts: Vec<&str> = chunks
             .iter()
             .zip(&all_sents)
             .flat_map(|(c, ss)| ss.iter().map(|r| &c.text[r.clone()]))
+            .chain(contexts.iter().map(String::as_str))
             .collect();
         e.token_matches(&focus, &texts)
     });
@@ -296,15 +306,14 @@ pub fn extractive(
             let mut covered: HashSet<&str> = context.iter().map(String::as_str).collect();
             let mut own: HashSet<&str> = HashSet::new();
             let mut best_sim: f32 = 0.0;
-            let mut matched: Vec<f32> = Vec::new();
+            let mut matched: Vec<f32> = matches
+                .as_ref()
+                .map(|m| m.best[n_sentences + ci].clone())
+                .unwrap_or_default();
             for j in i..(i + cfg.max_sentences).min(sents.len()) {
                 if let Some(m) = &matches {
-                    if matched.is_empty() {
-                        matched = m.best[first + j].clone();
-                    } else {
-                        for (a, b) in matched.iter_mut().zip(&m.best[first + j]) {
-                            *a = a.max(*b);
-                        }
+                    for (a, b) in matched.iter_mut().zip(&m.best[first + j]) {
+                        *a = a.max(*b);
                     }
                 }
                 let before = covered.len();
@@ -523,6 +532,40 @@ mod tests {
     fn builtin() -> &'static crate::embed::BuiltinEmbedder {
         static M: std::sync::OnceLock<crate::embed::BuiltinEmbedder> = std::sync::OnceLock::new();
         M.get_or_init(|| crate::embed::BuiltinEmbedder::load_default().unwrap())
+    }
+
+    /// Late interaction counts a chunk's title and headings for every one
+    /// of its sentences, as the term share does: a sentence under a heading
+    /// that names the subject scores as high as one that repeats the
+    /// subject's words itself (here everything else is equal, and the tie
+    /// goes to the first chunk; without the headings it would lose).
+    #[test]
+    fn the_heading_names_the_subject_for_late_interaction() {
+        let mut a = chunk("pharos.md#1", "The architect was Sostratus.");
+        a.source_title = "The Pharos of Alexandria".into();
+        let b = chunk(
+            "notes.md#0",
+            "The architect came to Pharos from Alexandria.",
+        );
+        let question = "architect Pharos Alexandria";
+        let terms = vec![("architect".to_string(), 1.0)];
+        let e = builtin();
+        let cfg = ExtractConfig {
+            vector_weight: 0.0,
+            answer_type_bonus: 0.0,
+            ..ExtractConfig::default()
+        };
+        let ex = extractive(
+            &[&a, &b],
+            question,
+            &terms,
+            &words,
+            Some(e as &dyn Embedder),
+            None,
+            &cfg,
+        )
+        .unwrap();
+        assert_eq!(ex.snippets[0].source_id, "pharos.md", "{:?}", ex.snippets);
     }
 
     use proptest::strategy::Strategy as _;
