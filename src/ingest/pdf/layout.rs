@@ -207,6 +207,16 @@ pub(crate) fn display_title(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<
     }
     let mut lines: Vec<&Run> = top.into_iter().filter(|r| r.size >= max * 0.95).collect();
     lines.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x0.total_cmp(&b.x0)));
+    // A line of names set in the title's size ("Ganesh V, Abinaya M, …")
+    // ends the title.
+    if let Some(at) = lines
+        .iter()
+        .position(|r| names_line(&r.text))
+        .filter(|&at| at > 0)
+    {
+        let y = lines[at].y;
+        lines.retain(|r| r.y < y - r.size * 0.5);
+    }
     let text = lines
         .iter()
         .flat_map(|r| r.text.split_whitespace())
@@ -215,6 +225,27 @@ pub(crate) fn display_title(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<
     (2..=30)
         .contains(&text.split_whitespace().count())
         .then_some(text)
+}
+
+/// A list of people's names: at least three parts between commas (or
+/// "and"), each of one to four words that all begin with a capital letter,
+/// most of them of two words or more ("Ganesh V", not "Reasoning").
+fn names_line(text: &str) -> bool {
+    let parts: Vec<&str> = text
+        .split([',', ';'])
+        .flat_map(|p| p.split(" and "))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    parts.len() >= 3
+        && parts.iter().filter(|p| p.contains(' ')).count() * 2 >= parts.len()
+        && parts.iter().all(|p| {
+            let words: Vec<&str> = p.split_whitespace().collect();
+            (1..=4).contains(&words.len())
+                && words
+                    .iter()
+                    .all(|w| w.chars().next().is_some_and(char::is_uppercase))
+        })
 }
 
 pub(crate) fn two_columns(runs: &[Run], page: (f64, f64, f64, f64)) -> Option<String> {
@@ -504,4 +535,22 @@ fn rows(mut runs: Vec<&Run>) -> Vec<Vec<&Run>> {
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lines_are_lists_of_names() {
+        assert!(names_line(
+            " Ganesh V, Aishwaryalakshmi S, Aksshaya K, Abinaya M "
+        ));
+        assert!(names_line("Ada Keeper, Grace Darling and Tom Smith"));
+        assert!(!names_line("Learning, Reasoning, and Acting"));
+        assert!(!names_line(
+            "Predicting Employee Attrition Using Machine Learning"
+        ));
+        assert!(!names_line("cats, dogs, and other animals"));
+    }
 }

@@ -154,6 +154,17 @@ fn the_title_is_the_largest_type_at_the_top_of_the_first_page() {
         out.title.as_deref(),
         Some("ONLINE LEARNING RATE ADAPTATION WITH HYPERGRADIENT DESCENT")
     );
+    // A line of authors' names in the title's size is not the title.
+    let mut with_names = lines.clone();
+    with_names.insert(
+        3,
+        (150.0, 660.0, 20.0, "Ada Keeper, Grace Darling, Tom Smith"),
+    );
+    let out = extract(&one_page_pdf(&draw(&with_names))).unwrap();
+    assert_eq!(
+        out.title.as_deref(),
+        Some("ONLINE LEARNING RATE ADAPTATION WITH HYPERGRADIENT DESCENT")
+    );
     // All in one size: nothing stands out, and the heading rule decides.
     let same: Vec<(f64, f64, f64, &str)> =
         lines.iter().map(|&(x, y, _, t)| (x, y, 10.0, t)).collect();
