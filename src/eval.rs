@@ -503,44 +503,40 @@ pub fn run(
             .collect();
         (!rs.is_empty()).then(|| ratio(rs.iter().filter(|r| r.refused).count(), rs.len()))
     };
-    let right = |r: &QuestionResult| !r.should_refuse && r.quote_hit == Some(true);
-    let tally = |rs: &mut dyn Iterator<Item = (&QuestionResult, Confidence)>, level| {
-        let mut st = ConfidenceStats::default();
-        for (r, c) in rs {
-            if !r.refused && c == level {
-                st.answered += 1;
-                st.right += usize::from(right(r));
-            }
-        }
-        st.precision = (st.answered > 0).then(|| ratio(st.right, st.answered));
-        st
-    };
     let confidence: BTreeMap<Confidence, ConfidenceStats> =
         [Confidence::High, Confidence::Medium, Confidence::Low]
             .into_iter()
             .map(|level| {
-                let mut it = results.iter().map(|r| (r, r.confidence));
-                (level, tally(&mut it, level))
+                (
+                    level,
+                    tally(results.iter().map(|r| (r, r.confidence)), level),
+                )
             })
             .collect();
     // The same answers at other thresholds for `high` (offline gate only:
     // an LLM's reranked tier has its own scale).
     let confidence_sweep = sweep.is_some().then(|| {
+        let inputs: Vec<(Option<f32>, Vec<crate::validate::Status>)> = runs
+            .iter()
+            .map(|(_, o, _)| {
+                let top = o.gate.numbers.get("top_score").map(|x| *x as f32);
+                (top, o.snippets.iter().map(|s| s.status).collect())
+            })
+            .collect();
         (10..=18)
             .map(|step| {
                 let t = step as f32 * 0.05;
-                let mut it = runs.iter().zip(&results).map(|((_, o, _), r)| {
-                    let top = o.gate.numbers.get("top_score").map(|x| *x as f32);
-                    let statuses: Vec<crate::validate::Status> =
-                        o.snippets.iter().map(|s| s.status).collect();
-                    (
-                        r,
-                        crate::answer::confidence(top, t, &statuses, &o.answer.claims),
-                    )
-                });
+                let answers = results.iter().zip(&inputs).zip(&runs).map(
+                    |((r, (top, statuses)), (_, o, _))| {
+                        (
+                            r,
+                            crate::answer::confidence(*top, t, statuses, &o.answer.claims),
+                        )
+                    },
+                );
                 ConfidenceRow {
                     high_confidence_score: t,
-                    high: tally(&mut it, Confidence::High),
+                    high: tally(answers, Confidence::High),
                 }
             })
             .collect()
@@ -583,6 +579,21 @@ pub fn run(
             total_ms / runs.len() as f64
         },
     })
+}
+
+/// Answered questions at `level` and how many were right: an answerable
+/// question whose validated quotes hold the words that answer it.
+fn tally<'a>(
+    answers: impl Iterator<Item = (&'a QuestionResult, Confidence)>,
+    level: Confidence,
+) -> ConfidenceStats {
+    let mut st = ConfidenceStats::default();
+    for (r, _) in answers.filter(|(r, c)| !r.refused && *c == level) {
+        st.answered += 1;
+        st.right += usize::from(!r.should_refuse && r.quote_hit == Some(true));
+    }
+    st.precision = (st.answered > 0).then(|| ratio(st.right, st.answered));
+    st
 }
 
 fn ratio(a: usize, b: usize) -> f64 {

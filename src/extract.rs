@@ -286,10 +286,7 @@ pub fn extractive(
         let first = first_sentence;
         first_sentence += sents.len();
         // Title and heading chain are context every sentence of the chunk shares.
-        let context: HashSet<String> =
-            analyze(&format!("{} {}", chunk.source_title, chunk.location))
-                .into_iter()
-                .collect();
+        let context: HashSet<String> = analyze(&contexts[ci]).into_iter().collect();
         let term_sets: Vec<HashSet<String>> = sents
             .iter()
             .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())

@@ -89,8 +89,9 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         }
     }
     // The title set largest on the first page, before a first-page heading
-    // (the metadata's title before either).
-    if let Some(t) = display_title.filter(|t| super::metadata::clean_title(t).is_some()) {
+    // (the metadata's title before either; `metadata::settle` falls back to
+    // the headings when it is no title).
+    if let Some(t) = display_title {
         out.title = Some(t);
     }
     // The document's own title and author (Info dictionary), when they
