@@ -37,27 +37,38 @@ pub struct Budget {
 
 /// One chunk as it appears in the extraction prompt.
 pub fn format_chunk(c: &Chunk) -> String {
+    format!("{}{}\n", format_header(c), c.text)
+}
+
+/// Tokens of a chunk as [`format_chunk`] writes it.
+pub fn chunk_tokens(c: &Chunk) -> usize {
+    count_tokens(&format_chunk(c))
+}
+
+/// A chunk's header line, as the model copies its fields from.
+pub fn format_header(c: &Chunk) -> String {
     format!(
-        "--- sourceId: {} | sourceTitle: {} | sourceLocation: {}\n{}\n",
-        c.source_id, c.source_title, c.location, c.text
+        "--- sourceId: {} | sourceTitle: {} | sourceLocation: {}\n",
+        c.source_id, c.source_title, c.location
     )
 }
 
 /// Keep as many of `chunks` (with their scores) as fit. Returns the indices
 /// kept, in their original order, and the record.
+///
+/// `chunk_tokens` is what one chunk costs in the prompt, as the engine
+/// shows it (by default [`chunk_tokens`]).
 pub fn fit(
     chunks: &[(&Chunk, f32)],
     overhead_tokens: usize,
     cfg: &BudgetConfig,
+    chunk_tokens: &dyn Fn(&Chunk) -> usize,
 ) -> (Vec<usize>, Budget) {
     let limit = cfg
         .max_prompt_tokens
         .saturating_sub(cfg.answer_reserve)
         .saturating_sub(overhead_tokens);
-    let tokens: Vec<usize> = chunks
-        .iter()
-        .map(|(c, _)| count_tokens(&format_chunk(c)))
-        .collect();
+    let tokens: Vec<usize> = chunks.iter().map(|(c, _)| chunk_tokens(c)).collect();
     let mut alive: Vec<bool> = vec![true; chunks.len()];
     let mut used: usize = tokens.iter().sum();
     // Drop order: lowest score first; on ties, the shorter chunk first.
@@ -129,7 +140,7 @@ mod tests {
             max_prompt_tokens: total - 40 + 10,
             answer_reserve: 10,
         };
-        let (kept, budget) = fit(&items, 0, &cfg);
+        let (kept, budget) = fit(&items, 0, &cfg, &chunk_tokens);
         assert_eq!(budget.dropped, ["b"]);
         assert_eq!(kept, [0, 2, 3]);
         assert!(budget.context_tokens <= budget.limit);
@@ -138,7 +149,7 @@ mod tests {
             max_prompt_tokens: 5,
             answer_reserve: 0,
         };
-        let (kept, budget) = fit(&items, 0, &cfg);
+        let (kept, budget) = fit(&items, 0, &cfg, &chunk_tokens);
         assert!(kept.is_empty());
         assert_eq!(budget.dropped.len(), 4);
     }

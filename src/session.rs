@@ -37,6 +37,8 @@ pub struct Overrides {
     pub model: Option<String>,
     /// Do not let the LLM rerank.
     pub no_rerank: bool,
+    /// How the LLM gives quotes.
+    pub extraction: Option<crate::provider::ExtractionMode>,
     /// Chunks kept after retrieval.
     pub top_k: Option<usize>,
     /// Allow the filesystem root or the home folder as the sources folder,
@@ -315,6 +317,9 @@ fn settle(o: &Overrides) -> Result<Config> {
     }
     if let Some(m) = &o.model {
         config.llm.model = m.clone();
+    }
+    if let Some(x) = o.extraction {
+        config.llm.extraction = x;
     }
     if let Some(k) = o.top_k {
         config.retrieve.top_k = k.max(1);

@@ -506,3 +506,92 @@ fn a_partial_claim_is_hedged_and_no_quote_changes_with_the_claims() {
     assert_eq!(partial["counts"], entailed["counts"]);
     assert_eq!(unsupported["counts"], entailed["counts"]);
 }
+
+/// Issue 12, pointer mode: the context numbers each sentence, the model
+/// answers with ids, and each quote is the source's own text. An id that is
+/// not in the context, or a range from one passage into another, stands for
+/// no text: it is shown as dropped, never as a quote. With `json_schema`
+/// on, the ids the model may use are the context's.
+#[test]
+fn pointer_mode_quotes_the_sources_own_sentences() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            return ok(&json!({ "score": 3 }).to_string());
+        }
+        let body = r.json();
+        let user = body["messages"].as_array().unwrap().last().unwrap()["content"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let ids: Vec<(String, String)> = user
+            .lines()
+            .filter_map(|l| {
+                let (id, text) = l.strip_prefix('[')?.split_once("] ")?;
+                Some((id.to_string(), text.to_string()))
+            })
+            .collect();
+        let architect = ids
+            .iter()
+            .find(|(_, t)| t.starts_with("The architect was Sostratus"))
+            .map(|(id, _)| id.clone())
+            .unwrap_or_default();
+        let (first, last) = (&ids[0].0, &ids[ids.len() - 1].0);
+        ok(&json!({
+            "quotes": [
+                {"from": architect, "to": architect},
+                {"from": "S999", "to": "S999"},
+                {"from": first, "to": last}
+            ],
+            "summary": "The architect was Sostratus of Cnidus [1].",
+            "noResults": false
+        })
+        .to_string())
+    });
+    let cfg = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(cfg.path(), "[llm]\njson_schema = true\n").unwrap();
+    let cfg = cfg.path().to_str().unwrap().to_string();
+    let o = ask(&mock, &["--extraction", "pointers", "--config", &cfg]);
+    assert!(
+        o["engine"].as_str().unwrap().ends_with("(pointers)"),
+        "{}",
+        o["engine"]
+    );
+    let s = o["snippets"].as_array().unwrap();
+    assert_eq!(s.len(), 3, "{s:#?}");
+    assert_eq!(s[0]["status"], "validated", "{:#}", s[0]);
+    assert_eq!(s[0]["verdict"], "verbatim");
+    assert!(
+        s[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("The architect was Sostratus of Cnidus, a wealthy courtier"),
+        "{:#}",
+        s[0]
+    );
+    assert!(s[0]["source_title"].as_str().unwrap().contains("Pharos"));
+    for bad in &s[1..] {
+        assert_eq!(bad["status"], "dropped", "{bad:#}");
+        assert!(
+            bad["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("(the model pointed at")
+        );
+    }
+    assert!(s[1]["content"].as_str().unwrap().contains("\"S999\""));
+    assert!(!o["answer"]["refused"].as_bool().unwrap());
+    assert!(o["answer"]["text"].as_str().unwrap().contains("Sostratus"));
+    // The request: the pointer prompt, and a schema holding the context's ids.
+    let extraction = mock
+        .requests()
+        .into_iter()
+        .find(|r| !is_rerank(r))
+        .unwrap()
+        .json();
+    let system = extraction["messages"][0]["content"].as_str().unwrap();
+    assert!(system.contains("[S1], [S2]"), "{system}");
+    let ids = &extraction["response_format"]["schema"]["properties"]["quotes"]["items"]["properties"]
+        ["from"]["enum"];
+    assert_eq!(ids[0], "S1", "{ids}");
+    assert!(ids.as_array().unwrap().len() > 10);
+}

@@ -88,6 +88,10 @@ struct Llm {
     /// Do not let the LLM rerank candidates (the gate uses retrieval scores).
     #[arg(long)]
     no_rerank: bool,
+    /// How the LLM gives quotes: snippets (it copies the text; default) or
+    /// pointers (it names numbered sentences, the text is the source's).
+    #[arg(long, value_name = "MODE")]
+    extraction: Option<crate::provider::ExtractionMode>,
     /// Also write the whole pipeline of every query to the debug log.
     #[arg(long)]
     debug: bool,
@@ -120,6 +124,7 @@ impl Llm {
             engine: self.engine.or(top.engine),
             model: self.model.or_else(|| top.model.clone()),
             no_rerank: self.no_rerank || top.no_rerank,
+            extraction: self.extraction.or(top.extraction),
             debug: self.debug || top.debug,
         }
     }
@@ -251,6 +256,7 @@ fn overrides(store: &Store, embed: &Embed, llm: &Llm) -> Overrides {
         base_url: embed.base_url.clone(),
         model: llm.model.clone(),
         no_rerank: llm.no_rerank,
+        extraction: llm.extraction,
         top_k: None,
         force: store.force,
         debug: llm.debug,

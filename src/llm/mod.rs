@@ -7,6 +7,7 @@
 //! async functions with [`block_on`].
 
 mod parse;
+pub mod pointers;
 mod prompts;
 mod rerank;
 pub mod support;
@@ -73,6 +74,32 @@ pub async fn llm_extract(
     let reply = client.chat(&prompts.system, &user, Some(&schema)).await?;
     let extraction = parse_extraction(&reply.content).map_err(|e| client.redact_error(e))?;
     Ok((extraction, reply.usage))
+}
+
+/// Pointer mode: ask the model for ranges of numbered sentences and take
+/// each quote's text from the source ([`pointers`]).
+pub async fn llm_extract_pointers(
+    client: &LlmClient,
+    question: &str,
+    chunks: &[&Chunk],
+    prompts: &Prompts,
+) -> Result<(Extraction, Usage), LlmError> {
+    if chunks.is_empty() {
+        let none = Extraction {
+            snippets: Vec::new(),
+            summary: String::new(),
+            no_results: true,
+        };
+        return Ok((none, Usage::default()));
+    }
+    let numbered = pointers::Numbered::new(chunks);
+    let user = prompts.pointers_message(question, &numbered.context());
+    let schema = pointers::schema(&numbered.ids());
+    let reply = client
+        .chat(&prompts.pointers_system, &user, Some(&schema))
+        .await?;
+    let parsed = pointers::parse_pointers(&reply.content).map_err(|e| client.redact_error(e))?;
+    Ok((numbered.resolve(parsed), reply.usage))
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The prompts: `system.md`, `user.md` (placeholders `{question}` and
-//! `{context}`) and `rerank.md` (`{question}` and `{passage}`), read at run
-//! time from a prompts directory, with the same text compiled in as the
-//! fallback.
+//! `{context}`), `rerank.md` (`{question}` and `{passage}`), `support.md`
+//! (`{claim}` and `{quote}`), and the pointer mode's `pointers-system.md`
+//! and `pointers-user.md` (`{question}` and `{context}`), read at run time
+//! from a prompts directory, with the same text compiled in as the fallback.
 
 use crate::budget::format_chunk;
 use crate::chunk::Chunk;
@@ -12,6 +13,8 @@ pub const SYSTEM: &str = include_str!("../../prompts/system.md");
 pub const USER: &str = include_str!("../../prompts/user.md");
 pub const RERANK: &str = include_str!("../../prompts/rerank.md");
 pub const SUPPORT: &str = include_str!("../../prompts/support.md");
+pub const POINTERS_SYSTEM: &str = include_str!("../../prompts/pointers-system.md");
+pub const POINTERS_USER: &str = include_str!("../../prompts/pointers-user.md");
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompts {
@@ -22,6 +25,11 @@ pub struct Prompts {
     pub rerank: String,
     /// Template with `{claim}` and `{quote}`: the claim-support judge.
     pub support: String,
+    /// Pointer mode's system prompt (`llm.extraction = "pointers"`).
+    pub pointers_system: String,
+    /// Pointer mode's template with `{question}` and `{context}` (the
+    /// numbered sentences).
+    pub pointers_user: String,
     /// The directory files were read from, if any.
     pub dir: Option<PathBuf>,
 }
@@ -38,7 +46,7 @@ struct File {
     placeholders: &'static [&'static str],
 }
 
-const FILES: [File; 4] = [
+const FILES: [File; 6] = [
     File {
         name: "system.md",
         builtin: SYSTEM,
@@ -59,6 +67,16 @@ const FILES: [File; 4] = [
         builtin: SUPPORT,
         placeholders: &["{claim}", "{quote}"],
     },
+    File {
+        name: "pointers-system.md",
+        builtin: POINTERS_SYSTEM,
+        placeholders: &[],
+    },
+    File {
+        name: "pointers-user.md",
+        builtin: POINTERS_USER,
+        placeholders: &["{question}", "{context}"],
+    },
 ];
 
 impl Prompts {
@@ -69,6 +87,8 @@ impl Prompts {
             user: USER.to_string(),
             rerank: RERANK.to_string(),
             support: SUPPORT.to_string(),
+            pointers_system: POINTERS_SYSTEM.to_string(),
+            pointers_user: POINTERS_USER.to_string(),
             dir: None,
         }
     }
@@ -150,16 +170,24 @@ impl Prompts {
             };
             texts.push(text);
         }
-        let support = texts.pop().unwrap_or_default();
-        let rerank = texts.pop().unwrap_or_default();
-        let user = texts.pop().unwrap_or_default();
-        let system = texts.pop().unwrap_or_default();
+        let [
+            system,
+            user,
+            rerank,
+            support,
+            pointers_system,
+            pointers_user,
+        ]: [String; 6] = texts
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("one text per file"));
         (
             Prompts {
                 system,
                 user,
                 rerank,
                 support,
+                pointers_system,
+                pointers_user,
                 dir: Some(dir.to_path_buf()),
             },
             warnings,
@@ -174,6 +202,20 @@ impl Prompts {
     pub fn overhead_tokens(&self, question: &str) -> usize {
         crate::text::count_tokens(&self.system)
             + crate::text::count_tokens(&self.user_message(question, &[]))
+    }
+
+    /// Pointer mode's user message around its numbered `context`.
+    pub fn pointers_message(&self, question: &str, context: &str) -> String {
+        fill(
+            &self.pointers_user,
+            &[("question", question), ("context", context)],
+        )
+    }
+
+    /// Pointer mode's prompt tokens besides the numbered chunks.
+    pub fn pointers_overhead_tokens(&self, question: &str) -> usize {
+        crate::text::count_tokens(&self.pointers_system)
+            + crate::text::count_tokens(&self.pointers_message(question, ""))
     }
 
     pub fn user_message(&self, question: &str, chunks: &[&Chunk]) -> String {
@@ -307,8 +349,9 @@ mod tests {
         assert_eq!(p.user, USER, "a template without placeholders falls back");
         assert_eq!(p.rerank, RERANK, "a missing file falls back");
         assert_eq!(p.support, SUPPORT, "a missing file falls back");
-        // user.md's placeholders, and rerank.md and support.md missing.
-        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        // user.md's placeholders, and rerank.md, support.md and the two
+        // pointer prompts missing.
+        assert_eq!(warnings.len(), 5, "{warnings:?}");
         let (p, warnings) = Prompts::load(&dir.path().join("nope"), true);
         assert_eq!(p, Prompts::builtin());
         assert_eq!(warnings.len(), 1);
@@ -322,6 +365,10 @@ mod tests {
         assert_eq!(
             (p.system, p.user, p.rerank, p.support),
             (SYSTEM.into(), USER.into(), RERANK.into(), SUPPORT.into())
+        );
+        assert_eq!(
+            (p.pointers_system, p.pointers_user),
+            (POINTERS_SYSTEM.into(), POINTERS_USER.into())
         );
     }
 }

@@ -11,7 +11,7 @@ use crate::config::{Config, EngineKind};
 use crate::embed::Embedder;
 use crate::extract::{self, Extraction};
 use crate::llm::{self, LlmClient, Prompts, RerankOutcome};
-use crate::provider::{Cancel, Usage, block_on_until};
+use crate::provider::{Cancel, ExtractionMode, Usage, block_on_until};
 use anyhow::Result;
 
 /// What an engine extracts from: the kept chunks and the question, with
@@ -53,6 +53,11 @@ pub trait Engine: Send + Sync {
     /// Tokens the prompt takes besides the chunks (the budget's overhead).
     fn prompt_overhead(&self, _question: &str) -> usize {
         0
+    }
+
+    /// Tokens one chunk takes in the prompt.
+    fn chunk_tokens(&self, chunk: &Chunk) -> usize {
+        crate::budget::chunk_tokens(chunk)
     }
 
     /// Propose snippets (unvalidated) and a summary citing them.
@@ -112,9 +117,19 @@ pub struct LlmEngine {
     pub rerank: bool,
 }
 
+impl LlmEngine {
+    fn mode(&self) -> ExtractionMode {
+        self.client.config().extraction
+    }
+}
+
 impl Engine for LlmEngine {
     fn name(&self) -> String {
-        format!("llm:{}", self.client.config().model)
+        let c = self.client.config();
+        match c.extraction {
+            ExtractionMode::Snippets => format!("llm:{}", c.model),
+            ExtractionMode::Pointers => format!("llm:{} (pointers)", c.model),
+        }
     }
 
     fn rerank(
@@ -135,7 +150,19 @@ impl Engine for LlmEngine {
     }
 
     fn prompt_overhead(&self, question: &str) -> usize {
-        self.prompts.overhead_tokens(question)
+        match self.mode() {
+            ExtractionMode::Snippets => self.prompts.overhead_tokens(question),
+            ExtractionMode::Pointers => self.prompts.pointers_overhead_tokens(question),
+        }
+    }
+
+    fn chunk_tokens(&self, chunk: &Chunk) -> usize {
+        match self.mode() {
+            ExtractionMode::Snippets => crate::budget::chunk_tokens(chunk),
+            ExtractionMode::Pointers => {
+                crate::text::count_tokens(&llm::pointers::format_chunk_numbered(chunk))
+            }
+        }
     }
 
     fn extract(
@@ -143,10 +170,17 @@ impl Engine for LlmEngine {
         i: &ExtractInput<'_>,
         cancel: Option<&Cancel>,
     ) -> Result<(Extraction, Usage)> {
-        let r = block_on_until(
-            llm::llm_extract(&self.client, i.question, i.chunks, &self.prompts),
-            cancel,
-        )??;
+        let (client, prompts) = (&self.client, &self.prompts);
+        let r = match self.mode() {
+            ExtractionMode::Snippets => block_on_until(
+                llm::llm_extract(client, i.question, i.chunks, prompts),
+                cancel,
+            )??,
+            ExtractionMode::Pointers => block_on_until(
+                llm::llm_extract_pointers(client, i.question, i.chunks, prompts),
+                cancel,
+            )??,
+        };
         Ok(r)
     }
 

@@ -328,7 +328,9 @@ pub fn ask_with(
             (&pool[i].chunk, score)
         })
         .collect();
-    let (fit, budget) = budget::fit(&scored, engine.prompt_overhead(query), &cfg.budget);
+    let (fit, budget) = budget::fit(&scored, engine.prompt_overhead(query), &cfg.budget, &|c| {
+        engine.chunk_tokens(c)
+    });
     timings.budget = ms(t);
     outcome.budget = Some(budget);
     if fit.is_empty() {

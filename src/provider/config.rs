@@ -49,6 +49,37 @@ pub struct LlmConfig {
     /// `prompts/` in the current directory when it exists; the compiled-in
     /// text otherwise (and for any file missing there).
     pub prompts_dir: Option<PathBuf>,
+    /// How the model gives its quotes: `snippets` (it copies the text out)
+    /// or `pointers` (it names numbered sentences of the context and the
+    /// text is taken from the source).
+    pub extraction: ExtractionMode,
+}
+
+/// How the LLM engine asks for quotes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractionMode {
+    /// The model copies each quote's text (and its source's id, title and
+    /// location) into its reply; validation checks every character.
+    #[default]
+    Snippets,
+    /// Each sentence of the context is numbered; the model replies with
+    /// ranges of sentence ids and the quote is the source's own text for
+    /// that range. Validation still checks it.
+    Pointers,
+}
+
+impl std::str::FromStr for ExtractionMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "snippets" => Ok(Self::Snippets),
+            "pointers" => Ok(Self::Pointers),
+            other => Err(format!(
+                "unknown extraction mode '{other}' (expected: snippets, pointers)"
+            )),
+        }
+    }
 }
 
 impl Default for LlmConfig {
@@ -70,6 +101,7 @@ impl Default for LlmConfig {
             json_schema: false,
             system_in_user: false,
             prompts_dir: None,
+            extraction: ExtractionMode::Snippets,
         }
     }
 }
@@ -100,6 +132,7 @@ impl fmt::Debug for LlmConfig {
             .field("json_schema", &self.json_schema)
             .field("system_in_user", &self.system_in_user)
             .field("prompts_dir", &self.prompts_dir)
+            .field("extraction", &self.extraction)
             .finish()
     }
 }

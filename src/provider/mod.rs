@@ -16,7 +16,7 @@ mod config;
 mod error;
 
 pub use client::{ChatReply, LlmClient, LlmError, Usage, parse_retry_after};
-pub use config::LlmConfig;
+pub use config::{ExtractionMode, LlmConfig};
 
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
