@@ -7,13 +7,15 @@
 # Everything lives in .live-llm/ at the repo root (venv, model, index, logs,
 # per-question outputs); re-running reuses what is there.
 #
-#   scripts/live-llm.sh                     # all questions, both modes
+#   scripts/live-llm.sh                     # all questions, every mode
 #   LIVE_LLM_QUESTIONS=20 scripts/live-llm.sh
 #   LIVE_LLM_MODES=schema scripts/live-llm.sh
 #
 # Environment:
 #   LIVE_LLM_QUESTIONS=N   first N questions of eval/questions.json (default: all)
-#   LIVE_LLM_MODES         "plain schema" (default): json_schema = false / true
+#   LIVE_LLM_MODES         "plain schema pointers" (default): snippet mode with
+#                          json_schema = false / true, and pointer mode
+#                          (llm.extraction = "pointers", json_schema = true)
 #   LIVE_LLM_N_CTX         llama.cpp context (default 8192); also the budget's
 #                          max_prompt_tokens
 #   LIVE_LLM_MAX_TOKENS    llm.max_tokens (default 768)
@@ -40,7 +42,7 @@ VENV=$WORK/venv
 PY=$VENV/bin/python
 CHECK=$ROOT/scripts/live-llm-check.py
 NQ=${LIVE_LLM_QUESTIONS:-0}
-MODES=${LIVE_LLM_MODES:-plain schema}
+MODES=${LIVE_LLM_MODES:-plain schema pointers}
 N_CTX=${LIVE_LLM_N_CTX:-8192}
 MAX_TOKENS=${LIVE_LLM_MAX_TOKENS:-768}
 TIMEOUT_S=${LIVE_LLM_TIMEOUT_S:-300}
@@ -67,7 +69,8 @@ T_START=$(date +%s)
 
 [[ "$NQ" =~ ^[0-9]+$ ]] || fail "LIVE_LLM_QUESTIONS must be a number, got '$NQ'"
 for m in $MODES; do
-    [[ $m == plain || $m == schema ]] || fail "LIVE_LLM_MODES: unknown mode '$m' (plain, schema)"
+    [[ $m == plain || $m == schema || $m == pointers ]] ||
+        fail "LIVE_LLM_MODES: unknown mode '$m' (plain, schema, pointers)"
 done
 command -v python3 >/dev/null || fail "python3 is needed"
 command -v curl >/dev/null || fail "curl is needed"
@@ -177,7 +180,8 @@ log "server ready"
 declare -A MODE_WALL
 for mode in $MODES; do
     T_MODE=$(date +%s)
-    [[ $mode == schema ]] && schema=true || schema=false
+    [[ $mode == plain ]] && schema=false || schema=true
+    [[ $mode == pointers ]] && extraction=pointers || extraction=snippets
     RUNS=$WORK/runs/$mode
     rm -rf "$RUNS"
     mkdir -p "$RUNS"
@@ -200,6 +204,7 @@ max_attempts = 1
 max_tokens = $MAX_TOKENS
 temperature = 0.0
 json_schema = $schema
+extraction = "$extraction"
 system_in_user = true
 prompts_dir = "$ROOT/prompts"
 
