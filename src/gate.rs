@@ -33,7 +33,8 @@ pub struct GateConfig {
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
-    /// Reranked tier: a chunk "addresses" the question at this score (0–3).
+    /// Reranked tier: a chunk answers the question at this score (0–3; 3 =
+    /// "contains the answer", 2 = "relevant, but does not directly answer").
     pub rerank_threshold: u8,
     /// Reranked tier: how many chunks must reach the threshold.
     pub rerank_min_chunks: usize,
@@ -53,7 +54,7 @@ impl Default for GateConfig {
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
             high_confidence_score: 0.65,
-            rerank_threshold: 2,
+            rerank_threshold: 3,
             rerank_min_chunks: 1,
         }
     }
@@ -101,7 +102,7 @@ impl Reason {
             Reason::TopScoreTooLow => "the best passage matches too little of the question",
             Reason::NoClearWinner => "no passage stands out from the others",
             Reason::NoChunkAboveThreshold => {
-                "the reranker found no passage that addresses the question"
+                "the reranker found no passage that answers the question"
             }
             Reason::EmptyContextAfterBudget => "no passage fits in the token budget",
             Reason::NoResults => "the extractor found no relevant passage",
@@ -237,17 +238,7 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
             numbers,
         );
     }
-    if cfg.refuse_unknown_names
-        && !input.unknown_names.is_empty()
-        && input.unknown_name_share >= cfg.unknown_names_min_share
-    {
-        let mut d = GateDecision::new(
-            Decision::Refuse,
-            Tier::Retrieval,
-            Reason::UnknownNames,
-            numbers,
-        );
-        d.message = format!("{}: {}", d.message, input.unknown_names.join(", "));
+    if let Some(d) = unknown_names_refusal(input, cfg, Tier::Retrieval, &numbers) {
         return d;
     }
     let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
@@ -289,8 +280,38 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
 }
 
 /// Reranked tier: refuse unless enough chunks score at least the threshold.
-pub fn reranked_gate(scores: &[u8], cfg: &GateConfig) -> GateDecision {
+/// Refuse, in `tier`, a question about something the sources never
+/// mention: names none of them use, carrying enough of the question.
+fn unknown_names_refusal(
+    input: &GateInput<'_>,
+    cfg: &GateConfig,
+    tier: Tier,
+    numbers: &BTreeMap<String, f64>,
+) -> Option<GateDecision> {
+    if !(cfg.refuse_unknown_names
+        && !input.unknown_names.is_empty()
+        && input.unknown_name_share >= cfg.unknown_names_min_share)
+    {
+        return None;
+    }
+    let mut d = GateDecision::new(
+        Decision::Refuse,
+        tier,
+        Reason::UnknownNames,
+        numbers.clone(),
+    );
+    d.message = format!("{}: {}", d.message, input.unknown_names.join(", "));
+    Some(d)
+}
+
+/// Reranked tier: decide on the reranker's scores of the kept chunks
+/// (`input.kept` is not read). A question about names the sources never
+/// mention is refused here as in the retrieval tier, whatever a model
+/// scored: the same notion of answerable in both tiers.
+pub fn reranked_gate(scores: &[u8], input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
     let mut numbers = BTreeMap::new();
+    numbers.insert("unknown_names".into(), input.unknown_names.len() as f64);
+    numbers.insert("unknown_name_share".into(), r4(input.unknown_name_share));
     let above = scores
         .iter()
         .filter(|s| **s >= cfg.rerank_threshold)
@@ -302,6 +323,14 @@ pub fn reranked_gate(scores: &[u8], cfg: &GateConfig) -> GateDecision {
         "top_rerank_score".into(),
         scores.iter().copied().max().unwrap_or(0) as f64,
     );
+    if input.query_terms == 0 {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Reranked,
+            Reason::EmptyQuery,
+            numbers,
+        );
+    }
     if scores.is_empty() {
         return GateDecision::new(
             Decision::Refuse,
@@ -309,6 +338,9 @@ pub fn reranked_gate(scores: &[u8], cfg: &GateConfig) -> GateDecision {
             Reason::NoChunksRetrieved,
             numbers,
         );
+    }
+    if let Some(d) = unknown_names_refusal(input, cfg, Tier::Reranked, &numbers) {
+        return d;
     }
     if above < cfg.rerank_min_chunks.max(1) {
         return GateDecision::new(
@@ -416,14 +448,38 @@ mod tests {
     }
 
     #[test]
-    fn reranked_tier_needs_a_chunk_at_threshold() {
+    fn reranked_tier_needs_a_chunk_that_answers() {
         let cfg = GateConfig::default();
+        let input = GateInput {
+            kept: &[],
+            query_terms: 3,
+            unknown_names: &[],
+            unknown_name_share: 0.0,
+            unknown_share: 0.0,
+        };
+        // "2 = relevant, but does not directly answer" is not an answer.
         assert_eq!(
-            reranked_gate(&[1, 1, 0], &cfg).reason,
+            reranked_gate(&[2, 1, 0], &input, &cfg).reason,
             Reason::NoChunkAboveThreshold
         );
-        let d = reranked_gate(&[3, 1], &cfg);
+        let d = reranked_gate(&[3, 1], &input, &cfg);
         assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Reranked));
+        // A question about a name the sources never mention is refused
+        // whatever the model scored, as the retrieval tier refuses it.
+        let names = vec!["Japan".to_string()];
+        let japan = GateInput {
+            unknown_names: &names,
+            unknown_name_share: 0.5,
+            ..input
+        };
+        let d = reranked_gate(&[3, 3], &japan, &cfg);
+        assert_eq!((d.reason, d.tier), (Reason::UnknownNames, Tier::Reranked));
+        assert!(d.message.ends_with("Japan"), "{}", d.message);
+        let empty = GateInput {
+            query_terms: 0,
+            ..input
+        };
+        assert_eq!(reranked_gate(&[3], &empty, &cfg).reason, Reason::EmptyQuery);
     }
 }
 

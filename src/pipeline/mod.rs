@@ -280,33 +280,23 @@ pub fn ask_with(
     for &i in &order {
         outcome.candidates[i].kept = true;
     }
+    let kept: Vec<Evidence> = match &scores {
+        Some(_) => Vec::new(),
+        None => order.iter().map(|&i| Evidence::from(&pool[i])).collect(),
+    };
+    let input = gate::GateInput {
+        kept: &kept,
+        query_terms: retrieval.terms.len(),
+        unknown_names: &retrieval.unknown_names,
+        unknown_name_share: retrieval.unknown_name_share,
+        unknown_share: retrieval.unknown_share,
+    };
     let decision = match &scores {
         Some(s) => {
             let kept_scores: Vec<u8> = order.iter().map(|&i| s[i]).collect();
-            let mut d = gate::reranked_gate(&kept_scores, &cfg.gate);
-            if retrieval.terms.is_empty() {
-                d = GateDecision::new(
-                    Decision::Refuse,
-                    Tier::Reranked,
-                    Reason::EmptyQuery,
-                    d.numbers,
-                );
-            }
-            d
+            gate::reranked_gate(&kept_scores, &input, &cfg.gate)
         }
-        None => {
-            let kept: Vec<Evidence> = order.iter().map(|&i| Evidence::from(&pool[i])).collect();
-            gate::retrieval_gate(
-                &gate::GateInput {
-                    kept: &kept,
-                    query_terms: retrieval.terms.len(),
-                    unknown_names: &retrieval.unknown_names,
-                    unknown_name_share: retrieval.unknown_name_share,
-                    unknown_share: retrieval.unknown_share,
-                },
-                &cfg.gate,
-            )
-        }
+        None => gate::retrieval_gate(&input, &cfg.gate),
     };
     timings.gate = ms(t);
     outcome.gate = decision.clone();
