@@ -13,8 +13,8 @@ mod rerank;
 pub mod support;
 
 pub use crate::provider::{
-    Cancel, Cancelled, ChatReply, LlmClient, LlmConfig, LlmError, Usage, block_on, block_on_until,
-    parse_retry_after,
+    Cancel, Cancelled, ChatReply, ExtractionMode, LlmClient, LlmConfig, LlmError, Usage, block_on,
+    block_on_until, parse_retry_after,
 };
 pub use parse::{first_json_object, parse_extraction, parse_score};
 pub use prompts::{Prompts, fill};
@@ -51,10 +51,13 @@ pub fn extraction_schema() -> Value {
     })
 }
 
-/// Ask the model for verbatim snippets answering `question` from `chunks`.
+/// Ask the model for verbatim snippets answering `question` from `chunks`,
+/// in the client's `extraction` mode: the model copies each quote's text
+/// (`snippets`), or names ranges of numbered sentences whose text is taken
+/// from the source ([`pointers`]).
 ///
-/// The snippets are what the model wrote (`span: None`): they are not
-/// validated here. With no chunks, returns `noResults` without a call.
+/// The snippets are not validated here. With no chunks, returns
+/// `noResults` without a call.
 pub async fn llm_extract(
     client: &LlmClient,
     question: &str,
@@ -69,37 +72,27 @@ pub async fn llm_extract(
         };
         return Ok((none, Usage::default()));
     }
-    let user = prompts.user_message(question, chunks);
-    let schema = extraction_schema();
-    let reply = client.chat(&prompts.system, &user, Some(&schema)).await?;
-    let extraction = parse_extraction(&reply.content).map_err(|e| client.redact_error(e))?;
-    Ok((extraction, reply.usage))
-}
-
-/// Pointer mode: ask the model for ranges of numbered sentences and take
-/// each quote's text from the source ([`pointers`]).
-pub async fn llm_extract_pointers(
-    client: &LlmClient,
-    question: &str,
-    chunks: &[&Chunk],
-    prompts: &Prompts,
-) -> Result<(Extraction, Usage), LlmError> {
-    if chunks.is_empty() {
-        let none = Extraction {
-            snippets: Vec::new(),
-            summary: String::new(),
-            no_results: true,
-        };
-        return Ok((none, Usage::default()));
+    match client.config().extraction {
+        ExtractionMode::Snippets => {
+            let user = prompts.user_message(question, chunks);
+            let schema = extraction_schema();
+            let reply = client.chat(&prompts.system, &user, Some(&schema)).await?;
+            let extraction =
+                parse_extraction(&reply.content).map_err(|e| client.redact_error(e))?;
+            Ok((extraction, reply.usage))
+        }
+        ExtractionMode::Pointers => {
+            let numbered = pointers::Numbered::new(chunks);
+            let user = prompts.pointers_message(question, &numbered.context());
+            let schema = pointers::schema(&numbered.ids());
+            let reply = client
+                .chat(&prompts.pointers_system, &user, Some(&schema))
+                .await?;
+            let parsed =
+                pointers::parse_pointers(&reply.content).map_err(|e| client.redact_error(e))?;
+            Ok((numbered.resolve(parsed), reply.usage))
+        }
     }
-    let numbered = pointers::Numbered::new(chunks);
-    let user = prompts.pointers_message(question, &numbered.context());
-    let schema = pointers::schema(&numbered.ids());
-    let reply = client
-        .chat(&prompts.pointers_system, &user, Some(&schema))
-        .await?;
-    let parsed = pointers::parse_pointers(&reply.content).map_err(|e| client.redact_error(e))?;
-    Ok((numbered.resolve(parsed), reply.usage))
 }
 
 #[cfg(test)]

@@ -82,14 +82,27 @@ const FILES: [File; 6] = [
 impl Prompts {
     /// The compiled-in prompts.
     pub fn builtin() -> Self {
+        Self::from_texts(FILES.map(|f| f.builtin.to_string()), None)
+    }
+
+    /// The prompts from their texts, in the order of [`FILES`].
+    fn from_texts(texts: [String; FILES.len()], dir: Option<PathBuf>) -> Self {
+        let [
+            system,
+            user,
+            rerank,
+            support,
+            pointers_system,
+            pointers_user,
+        ] = texts;
         Prompts {
-            system: SYSTEM.to_string(),
-            user: USER.to_string(),
-            rerank: RERANK.to_string(),
-            support: SUPPORT.to_string(),
-            pointers_system: POINTERS_SYSTEM.to_string(),
-            pointers_user: POINTERS_USER.to_string(),
-            dir: None,
+            system,
+            user,
+            rerank,
+            support,
+            pointers_system,
+            pointers_user,
+            dir,
         }
     }
 
@@ -126,10 +139,9 @@ impl Prompts {
             }
             return (Self::builtin(), warnings);
         }
-        let mut texts: Vec<String> = Vec::with_capacity(FILES.len());
-        for f in &FILES {
+        let texts = FILES.each_ref().map(|f| {
             let path = dir.join(f.name);
-            let text = match std::fs::read_to_string(&path) {
+            match std::fs::read_to_string(&path) {
                 Ok(t) if t.trim().is_empty() => {
                     warnings.push(format!(
                         "{} is empty; using the built-in {}",
@@ -167,35 +179,11 @@ impl Prompts {
                     ));
                     f.builtin.to_string()
                 }
-            };
-            texts.push(text);
-        }
-        let [
-            system,
-            user,
-            rerank,
-            support,
-            pointers_system,
-            pointers_user,
-        ]: [String; 6] = texts
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("one text per file"));
-        (
-            Prompts {
-                system,
-                user,
-                rerank,
-                support,
-                pointers_system,
-                pointers_user,
-                dir: Some(dir.to_path_buf()),
-            },
-            warnings,
-        )
+            }
+        });
+        (Self::from_texts(texts, Some(dir.to_path_buf())), warnings)
     }
 
-    /// The extraction request's user message: the question and every chunk
-    /// as [`format_chunk`] writes it (the header the model copies from).
     /// Tokens of the system prompt and of the user template with the
     /// question but no context: what the budget holds back besides the
     /// answer reserve.
@@ -218,17 +206,19 @@ impl Prompts {
             + crate::text::count_tokens(&self.pointers_message(question, ""))
     }
 
+    /// The extraction request's user message: the question and every chunk
+    /// as [`format_chunk`] writes it (the header the model copies from).
     pub fn user_message(&self, question: &str, chunks: &[&Chunk]) -> String {
         let context: String = chunks.iter().map(|c| format_chunk(c)).collect();
         fill(&self.user, &[("question", question), ("context", &context)])
     }
 
-    /// The rerank request for one chunk, its text cut to `max_chars` chars.
     /// The support judge's message for one (claim, quote) pair.
     pub fn support_message(&self, claim: &str, quote: &str) -> String {
         fill(&self.support, &[("claim", claim), ("quote", quote)])
     }
 
+    /// The rerank request for one chunk, its text cut to `max_chars` chars.
     pub fn rerank_message(&self, question: &str, chunk: &Chunk, max_chars: usize) -> String {
         let passage = if chunk.text.chars().count() > max_chars {
             let mut cut = chunk.clone();

@@ -170,17 +170,10 @@ impl Engine for LlmEngine {
         i: &ExtractInput<'_>,
         cancel: Option<&Cancel>,
     ) -> Result<(Extraction, Usage)> {
-        let (client, prompts) = (&self.client, &self.prompts);
-        let r = match self.mode() {
-            ExtractionMode::Snippets => block_on_until(
-                llm::llm_extract(client, i.question, i.chunks, prompts),
-                cancel,
-            )??,
-            ExtractionMode::Pointers => block_on_until(
-                llm::llm_extract_pointers(client, i.question, i.chunks, prompts),
-                cancel,
-            )??,
-        };
+        let r = block_on_until(
+            llm::llm_extract(&self.client, i.question, i.chunks, &self.prompts),
+            cancel,
+        )??;
         Ok(r)
     }
 
