@@ -1,5 +1,5 @@
-//! Issue 12, the strong tier's wiring: `eval --engine llm` over the papers
-//! dev half against a mock server whose judge knows the answers (scripted
+//! Issue 12, the strong tier's wiring: `eval --engine llm` over the dev
+//! halves of the papers and music sets against a mock server whose judge knows the answers (scripted
 //! judgements). The reranker scores a passage 3 when it holds one of the
 //! question's expected phrases, 2 when it shares two of the question's
 //! longer words (on topic, not an answer), 1 otherwise; extraction runs in
@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn papers() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/papers")
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Lower-case words, one space apart: how a phrase and a passage compare.
@@ -117,14 +117,13 @@ impl Judge {
     }
 }
 
-fn eval(mock: &Mock, index: &Path, config: &Path) -> Value {
+fn eval(mock: &Mock, sources: &Path, questions: &Path, index: &Path, config: &Path) -> Value {
     let logs = tempfile::tempdir().unwrap();
-    let questions = Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/papers-questions.json");
     let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
         .arg("eval")
-        .arg(papers())
+        .arg(sources)
         .arg("--questions")
-        .arg(&questions)
+        .arg(questions)
         .args([
             "--split",
             "dev",
@@ -158,13 +157,30 @@ fn eval(mock: &Mock, index: &Path, config: &Path) -> Value {
 
 #[test]
 fn the_reranked_tier_refuses_what_no_passage_answers() {
-    let set: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/papers-questions.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let corpora = root().join("../shared/corpora");
+    let papers = reranked_tier_on(
+        &corpora.join("papers"),
+        &root().join("eval/papers-questions.json"),
+    );
+    // Some of the papers' near misses are about what the papers do
+    // mention (Isolation Forest): at 2, a passage on the subject that does
+    // not answer lets them through. (The music set's near misses name people
+    // the books never mention: refused at either threshold.)
+    assert!(
+        papers["refusal_accuracy_near_miss"].as_f64().unwrap() < 1.0,
+        "{:#}",
+        papers["refusal_accuracy_near_miss"]
+    );
+    reranked_tier_on(
+        &corpora.join("music-library"),
+        &root().join("eval/music-questions.json"),
+    );
+}
+
+/// Evaluate the set at thresholds 3 and 2, check what holds at both, and
+/// return the report at 2.
+fn reranked_tier_on(sources: &Path, questions: &Path) -> Value {
+    let set: Value = serde_json::from_str(&std::fs::read_to_string(questions).unwrap()).unwrap();
     let answers: HashMap<String, Vec<String>> = set["questions"]
         .as_array()
         .unwrap()
@@ -189,11 +205,12 @@ fn the_reranked_tier_refuses_what_no_passage_answers() {
     let loose = dir.path().join("loose.toml");
     std::fs::write(&loose, "[gate]\nrerank_threshold = 2\n").unwrap();
 
-    let at3 = eval(&mock, index.path(), &strict);
-    let at2 = eval(&mock, index.path(), &loose);
+    let at3 = eval(&mock, sources, questions, index.path(), &strict);
+    let at2 = eval(&mock, sources, questions, index.path(), &loose);
+    let set = sources.file_name().unwrap().to_string_lossy();
     for (name, r) in [("threshold 3", &at3), ("threshold 2", &at2)] {
         eprintln!(
-            "{name}: recall@5 {} quote recall {} off-topic {} near-miss {} false refusals {} \
+            "{set}, {name}: recall@5 {} quote recall {} off-topic {} near-miss {} false refusals {} \
              validated-not-in-source {}",
             r["recall_at_k"],
             r["quote_recall"],
@@ -202,19 +219,12 @@ fn the_reranked_tier_refuses_what_no_passage_answers() {
             r["false_refusal_rate"],
             r["validated_not_in_source"]
         );
-        assert_eq!(r["validated_not_in_source"], 0, "{name}");
-        assert_eq!(r["errors"], json!([]), "{name}: {r:#}");
+        assert_eq!(r["validated_not_in_source"], 0, "{set}, {name}");
+        assert_eq!(r["errors"], json!([]), "{set}, {name}: {r:#}");
     }
     // The judge never scores an off-topic or near-miss passage 3.
-    assert_eq!(at3["refusal_accuracy_off_topic"], 1.0);
-    assert_eq!(at3["refusal_accuracy_near_miss"], 1.0);
-    // At 2, a passage on the subject that does not answer lets a near miss
-    // through.
-    assert!(
-        at2["refusal_accuracy_near_miss"].as_f64().unwrap() < 1.0,
-        "{:#}",
-        at2["refusal_accuracy_near_miss"]
-    );
+    assert_eq!(at3["refusal_accuracy_off_topic"], 1.0, "{set}");
+    assert_eq!(at3["refusal_accuracy_near_miss"], 1.0, "{set}");
     // Answerable questions pass when retrieval found the passage, and
     // their quotes hold the answer.
     assert!(
@@ -232,4 +242,5 @@ fn the_reranked_tier_refuses_what_no_passage_answers() {
             );
         }
     }
+    at2
 }
