@@ -97,6 +97,9 @@ pub struct Candidate {
     pub window: Option<f32>,
     /// Late interaction of the question's tokens with the chunk's, in [0, 1].
     pub max_sim: Option<f32>,
+    /// Other sources holding this chunk's very text (a file saved twice),
+    /// whose copies were folded into this candidate.
+    pub also_in: Vec<String>,
 }
 
 /// The result of retrieval for one query.
@@ -365,6 +368,7 @@ pub fn retrieve(
         })
     };
     order(&mut candidates);
+    fold_copies(&mut candidates);
     let rescore = cfg.window_weight > 0.0 || cfg.coverage_weight > 0.0 || cfg.max_sim_weight > 0.0;
     candidates.truncate(if rescore {
         cfg.rescore_depth.max(cfg.pool)
@@ -591,7 +595,35 @@ fn blank(chunk: Chunk) -> Candidate {
         coverage: 0.0,
         window: None,
         max_sim: None,
+        also_in: Vec::new(),
     }
+}
+
+/// Fold every candidate whose text is a better-ranked one's into it: the
+/// same passage in two files (a paper saved twice) takes one place, and
+/// the kept one says where else it is.
+fn fold_copies(candidates: &mut Vec<Candidate>) {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut folded: Vec<(usize, String)> = Vec::new();
+    let mut keep = vec![true; candidates.len()];
+    for (i, c) in candidates.iter().enumerate() {
+        match first.get(c.chunk.text.trim()) {
+            Some(&j) => {
+                keep[i] = false;
+                folded.push((j, c.chunk.source_id.clone()));
+            }
+            None => {
+                first.insert(c.chunk.text.trim(), i);
+            }
+        }
+    }
+    for (j, source) in folded {
+        if candidates[j].chunk.source_id != source && !candidates[j].also_in.contains(&source) {
+            candidates[j].also_in.push(source);
+        }
+    }
+    let mut k = keep.into_iter();
+    candidates.retain(|_| k.next().unwrap_or(true));
 }
 
 #[cfg(test)]
@@ -637,6 +669,23 @@ mod tests {
         c.vector = vector.map(|v| v.0);
         c.vector_rank = vector.map(|v| v.1);
         c
+    }
+
+    #[test]
+    fn a_passage_in_two_files_takes_one_place() {
+        let c = |id: &str, text: &str| blank(Chunk::for_test(id, text));
+        let mut cs = vec![
+            c("paper.pdf#3", "Deep learning for defects."),
+            c("notes.md#0", "Something else."),
+            c("paper (1).pdf#3", "Deep learning for defects.\n"),
+            c("paper.pdf#9", "Deep learning for defects."),
+        ];
+        fold_copies(&mut cs);
+        let ids: Vec<&str> = cs.iter().map(|c| c.chunk.id.as_str()).collect();
+        assert_eq!(ids, ["paper.pdf#3", "notes.md#0"]);
+        // The copy in another file is named; the repeat in the same file is not.
+        assert_eq!(cs[0].also_in, ["paper (1).pdf"]);
+        assert!(cs[1].also_in.is_empty());
     }
 
     #[test]

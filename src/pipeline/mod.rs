@@ -48,6 +48,9 @@ pub struct CandidateOut {
     pub rerank: Option<u8>,
     /// Kept for gate, budget and extraction (the top-k).
     pub kept: bool,
+    /// Other sources holding this very passage (a file saved twice).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -429,6 +432,7 @@ fn candidate_out(c: &Candidate, cfg: &Config) -> CandidateOut {
         evidence: Evidence::from(c).score(&cfg.gate),
         rerank: None,
         kept: false,
+        also_in: c.also_in.clone(),
     }
 }
 

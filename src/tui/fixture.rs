@@ -43,6 +43,7 @@ fn candidate(
         evidence: 0.8 - rank as f32 * 0.04,
         kept,
         rerank: None,
+        also_in: Vec::new(),
     }
 }
 

@@ -335,6 +335,21 @@ fn selecting_a_chunk_lists_its_quotes() {
     assert!(t.contains("bm25 16.00 (#1)"));
 }
 
+/// A passage found in two files (a paper saved twice) is one chunk, and
+/// the preview names the other file, terminal-safe.
+#[test]
+fn the_preview_names_the_other_copies_of_a_passage() {
+    let mut app = app();
+    let mut o = answer_outcome(6, 8);
+    o.candidates[0].also_in = vec!["pharos (copy).md\u{1b}[2J".into()];
+    app.set_outcome(o, vec![]);
+    app.apply(Action::FocusPane(Focus::Chunks));
+    let buf = render(&mut app, 140, 36);
+    no_controls(&buf);
+    let t = text(&buf);
+    assert!(t.contains("the same text is also in pharos (copy).md"), "{t}");
+}
+
 #[test]
 fn copy_validated_flagged_and_dropped() {
     let mut app = with_answer();

@@ -47,6 +47,16 @@ fn scores_line(b: &Board, c: usize, t: &Theme) -> Vec<Seg> {
             if c.kept { " · kept" } else { " · not kept" },
             if c.kept { t.gate_pass() } else { t.dim() },
         ),
+        Seg::new(
+            if c.also_in.is_empty() {
+                String::new()
+            } else {
+                // File names are the user's, and untrusted.
+                let names = crate::text::sanitize_for_terminal(&c.also_in.join(", "), false);
+                format!(" · the same text is also in {names}")
+            },
+            t.dim(),
+        ),
     ]
 }
 
