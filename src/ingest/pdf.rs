@@ -77,7 +77,11 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             let para = para.as_str();
             let single_line = !para.contains('\n');
             if single_line && looks_like_heading(para) {
-                let level = if out.title.is_none() && i == 0 { 1 } else { 2 };
+                // The first heading of page 1 is the title, unless the type
+                // sizes found it: then every heading is a section, and none
+                // heads the others' chains ("1 INTRODUCTION › 3.1 …").
+                let title_here = display_title.is_none() && out.title.is_none() && i == 0;
+                let level = if title_here { 1 } else { 2 };
                 let text = super::collapse_ws(para);
                 if level == 1 {
                     out.title = Some(text.clone());
@@ -412,6 +416,10 @@ fn looks_like_heading(s: &str) -> bool {
             .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
         && !s.ends_with(['.', ',', ';', ':', '?', '!', '"', '\u{201d}'])
         && s.split_whitespace().count() <= 12
+        // A footnote's number or address ("15", "2https://…") is no heading.
+        && s.chars().any(char::is_alphabetic)
+        && !s.contains("://")
+        && !s.contains("www.")
 }
 
 #[cfg(test)]
@@ -497,10 +505,41 @@ mod tests {
         }
     }
 
+    /// A paper whose title the type sizes found: its numbered sections
+    /// are each other's siblings, so a chunk's location names its own
+    /// section, not "1 INTRODUCTION › 3.1 …" (when the shared corpus is
+    /// beside the repository, as in CI).
+    #[test]
+    fn a_papers_sections_are_siblings_in_locations() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "../shared/corpora/papers/zotero-rag_zqa-pdftools_assets_test_papers_hypergradient.pdf",
+        );
+        let Ok(bytes) = std::fs::read(&path) else {
+            eprintln!("skipped: {} is not here", path.display());
+            return;
+        };
+        let ex = extract(&bytes).expect("indexed");
+        let title = ex.title.clone().unwrap_or_default();
+        assert!(title.starts_with("ONLINE LEARNING RATE"), "{title}");
+        let chunks = crate::chunk::chunk_document("p.pdf", &title, &ex, Default::default());
+        let locations: Vec<&str> = chunks.iter().map(|c| c.location.as_str()).collect();
+        assert!(
+            locations.iter().any(|l| l.contains("· 3.1 ")),
+            "{locations:#?}"
+        );
+        for l in &locations {
+            assert!(!l.contains(" › "), "a section nested under another: {l}");
+            assert!(!l.contains("://"), "{l}");
+        }
+    }
+
     #[test]
     fn heading_heuristic() {
         assert!(looks_like_heading("The Bell Rock Light"));
         assert!(looks_like_heading("2. Construction"));
+        assert!(!looks_like_heading("2https://about.netflix.com/en"));
+        assert!(!looks_like_heading("3 www.example.org"));
+        assert!(!looks_like_heading("15"));
         assert!(!looks_like_heading("It was finished in 1810."));
         assert!(!looks_like_heading(
             "and then the keepers went home to rest after a long and weary watch of the night"

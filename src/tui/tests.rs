@@ -347,7 +347,10 @@ fn the_preview_names_the_other_copies_of_a_passage() {
     let buf = render(&mut app, 140, 36);
     no_controls(&buf);
     let t = text(&buf);
-    assert!(t.contains("the same text is also in pharos (copy).md"), "{t}");
+    assert!(
+        t.contains("the same text is also in pharos (copy).md"),
+        "{t}"
+    );
 }
 
 #[test]
