@@ -1,0 +1,107 @@
+use super::*;
+
+fn runs(q: &str) -> Vec<(String, bool)> {
+    capitalised_runs(q)
+        .into_iter()
+        .map(|r| (r.words.join(" "), r.sentence_start))
+        .collect()
+}
+
+#[test]
+fn names_are_runs_of_capitalised_words() {
+    let own = |v: &[(&str, bool)]| -> Vec<(String, bool)> {
+        v.iter().map(|(s, b)| (s.to_string(), *b)).collect()
+    };
+    assert_eq!(
+        runs("Who designed the Hook Head lighthouse in Ireland?"),
+        own(&[("Hook Head", false), ("Ireland", false)])
+    );
+    // Possessives are stripped; punctuation and lower-case words end a run.
+    assert_eq!(
+        runs("Tell me Grace Darling’s story, Smeaton's too. Eddystone Winstanley"),
+        own(&[
+            ("Grace Darling", false),
+            ("Smeaton", false),
+            ("Eddystone Winstanley", true)
+        ])
+    );
+    assert_eq!(
+        runs("George R. Putnam"),
+        own(&[("George R", true), ("Putnam", true)])
+    );
+    assert!(runs("what is a lens?").is_empty());
+}
+
+fn cand(id: &str, bm25: Option<(f32, usize)>, vector: Option<(f32, usize)>) -> Candidate {
+    let mut c = blank(Chunk::for_test(id, "x"));
+    c.bm25 = bm25.map(|b| b.0);
+    c.bm25_rank = bm25.map(|b| b.1);
+    c.vector = vector.map(|v| v.0);
+    c.vector_rank = vector.map(|v| v.1);
+    c
+}
+
+#[test]
+fn a_passage_in_two_files_takes_one_place() {
+    let c = |id: &str, text: &str| blank(Chunk::for_test(id, text));
+    let mut cs = vec![
+        c("paper.pdf#3", "Deep learning for defects."),
+        c("notes.md#0", "Something else."),
+        c("paper (1).pdf#3", "Deep learning for defects.\n"),
+        c("paper.pdf#9", "Deep learning for defects."),
+    ];
+    fold_copies(&mut cs);
+    let ids: Vec<&str> = cs.iter().map(|c| c.chunk.id.as_str()).collect();
+    assert_eq!(ids, ["paper.pdf#3", "notes.md#0"]);
+    // The copy in another file is named; the repeat in the same file is not.
+    assert_eq!(cs[0].also_in, ["paper (1).pdf"]);
+    assert!(cs[1].also_in.is_empty());
+}
+
+#[test]
+fn convex_fusion_weighs_normalised_scores() {
+    let cfg = RetrieveConfig {
+        bm25_weight: 0.2,
+        ..Default::default()
+    };
+    // A: best BM25, weak vector. B: no BM25 hit, best vector. C: middling both.
+    let mut cs = vec![
+        cand("a", Some((12.0, 1)), Some((0.30, 9))),
+        cand("b", None, Some((0.70, 1))),
+        cand("c", Some((6.0, 2)), Some((0.50, 2))),
+    ];
+    fuse(&mut cs, &cfg);
+    let f: Vec<f32> = cs.iter().map(|c| c.fused).collect();
+    assert!((f[0] - 0.2).abs() < 1e-6, "{f:?}");
+    assert!((f[1] - 0.8).abs() < 1e-6, "{f:?}");
+    assert!((f[2] - 0.4).abs() < 1e-6, "{f:?}");
+    // Reciprocal-rank fusion ranks C, in both lists, above B.
+    let rrf = RetrieveConfig {
+        fusion: Fusion::Rrf,
+        ..cfg
+    };
+    fuse(&mut cs, &rrf);
+    assert!(cs[2].fused > cs[1].fused);
+    assert!((cs[1].fused - 1.0 / 61.0).abs() < 1e-6);
+    // One score, or equal scores, normalise to 1, never NaN.
+    let mut one = vec![cand("a", Some((3.0, 1)), None)];
+    fuse(&mut one, &cfg);
+    assert!((one[0].fused - 0.2).abs() < 1e-6);
+}
+
+#[test]
+fn normalization_strips_question_phrasing() {
+    assert_eq!(
+        normalize_query("What did John Smeaton use to make his mortar set under water?"),
+        "john smeaton use make mortar set water"
+    );
+    assert_eq!(
+        normalize_query("Tell me about Grace Darling’s rescue, please."),
+        "grace darling rescue"
+    );
+    assert_eq!(normalize_query("Who? What? Why?"), "");
+    assert_eq!(
+        normalize_query("the 1838 Forfarshire wreck"),
+        "1838 forfarshire wreck"
+    );
+}
