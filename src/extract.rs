@@ -8,6 +8,7 @@ use crate::text::{char_offset, sentences};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+use unicode_segmentation::UnicodeSegmentation;
 
 /// Most snippets an extraction may return.
 pub const MAX_SNIPPETS: usize = 8;
@@ -62,6 +63,11 @@ pub struct ExtractConfig {
     /// question word's best match in it, exact or related; see
     /// `Embedder::max_sim`).
     pub max_sim_weight: f32,
+    /// A quote of fewer words is never offered: validation could not check
+    /// it. Not a setting of its own: the engine sets it from `[validate]
+    /// min_words`.
+    #[serde(skip)]
+    pub min_words: usize,
 }
 
 /// What a question asks for, from its first words.
@@ -225,6 +231,7 @@ impl Default for ExtractConfig {
             answer_type_bonus: 0.15,
             // Calibrated on the dev halves and eval/questions.json (README).
             max_sim_weight: 1.0,
+            min_words: crate::validate::ValidateConfig::default().min_words,
         }
     }
 }
@@ -309,6 +316,9 @@ pub fn extractive(
                 .as_ref()
                 .map(|m| m.best[n_sentences + ci].clone())
                 .unwrap_or_default();
+            // The window so far is too short to quote: extend it even when
+            // the next sentence adds no question term ("Muss es sein?").
+            let mut too_short = false;
             for j in i..(i + cfg.max_sentences).min(sents.len()) {
                 if let Some(m) = &matches {
                     for (a, b) in matched.iter_mut().zip(&m.best[first + j]) {
@@ -320,8 +330,15 @@ pub fn extractive(
                 own.extend(term_sets[j].iter().map(String::as_str));
                 best_sim = best_sim.max(sims[j]);
                 // A longer window must add a query term to be worth it.
-                if j > i && covered.len() == before {
+                if j > i && covered.len() == before && !too_short {
                     break;
+                }
+                too_short = chunk.text[sents[i].start..sents[j].end]
+                    .unicode_words()
+                    .count()
+                    < cfg.min_words;
+                if too_short {
+                    continue;
                 }
                 let share = |set: &HashSet<&str>| {
                     if total_idf > 0.0 {
@@ -510,6 +527,42 @@ mod tests {
         assert!(ex.snippets.iter().all(|s| s.source_id == "a.md"));
     }
 
+    /// A sentence too short for validation to check ("Muss es sein?") is
+    /// never a quote on its own: its window grows to a sentence next to it,
+    /// even one that adds no question term.
+    #[test]
+    fn no_quote_is_too_short_to_validate() {
+        let a = chunk(
+            "a.md#0",
+            "The finale has curious words over it. Muss es sein? Es muss sein! They turn on the rent.",
+        );
+        let terms: Vec<(String, f32)> = ["muss", "es", "sein"]
+            .iter()
+            .map(|t| (t.to_string(), 1.0))
+            .collect();
+        let ex = extractive(
+            &[&a],
+            "Muss es sein?",
+            &terms,
+            &words,
+            None,
+            None,
+            &ExtractConfig::default(),
+        )
+        .unwrap();
+        assert!(!ex.snippets.is_empty());
+        for s in &ex.snippets {
+            assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
+        }
+        for said in ["Muss es sein?", "Es muss sein!"] {
+            assert!(
+                ex.snippets.iter().any(|s| s.content.contains(said)),
+                "{said}: {:?}",
+                ex.snippets
+            );
+        }
+    }
+
     #[test]
     fn nothing_relevant_means_no_results() {
         let a = chunk("a.md#0", "Keepers trimmed the wicks nightly.");
@@ -614,6 +667,8 @@ mod tests {
                     s.content.as_str()
                 );
                 proptest::prop_assert_eq!(&s.source_id, &c.source_id);
+                // Long enough for validation to check.
+                proptest::prop_assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
             }
         }
     }

@@ -96,6 +96,10 @@ impl Engine for Extractive {
         i: &ExtractInput<'_>,
         _cancel: Option<&Cancel>,
     ) -> Result<(Extraction, Usage)> {
+        let cfg = extract::ExtractConfig {
+            min_words: i.config.validate.min_words,
+            ..i.config.extract
+        };
         let ex = extract::extractive(
             i.chunks,
             i.question,
@@ -103,7 +107,7 @@ impl Engine for Extractive {
             i.analyze,
             i.embedder,
             i.query_vector,
-            &i.config.extract,
+            &cfg,
         )?;
         Ok((ex, Usage::default()))
     }
