@@ -56,6 +56,12 @@ impl Claim {
     }
 }
 
+/// Whether a claim states anything: a word or a number besides its `[n]`
+/// markers ("... [1]." states nothing, however it is judged).
+pub fn says_something(claim: &str) -> bool {
+    without_markers(claim).chars().any(char::is_alphanumeric)
+}
+
 /// A claim's text without its `[n]` markers (they are not numbers it states).
 fn without_markers(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -94,6 +100,13 @@ pub fn judge_support(
 ) {
     for c in claims.iter_mut() {
         let text = without_markers(&c.text);
+        // A sentence of dots and a citation is no answer: nothing in it can
+        // be supported, and it must not pass for one that quotes its source.
+        if !says_something(&c.text) {
+            c.support = Some(crate::support::Support::Irrelevant);
+            c.support_reason = Some("it says nothing besides its citation".into());
+            continue;
+        }
         let js: Vec<crate::support::Judgement> = c
             .citations
             .iter()
@@ -368,6 +381,35 @@ mod tests {
     /// Issue 16: a claim its quote supports only in part is worded so
     /// ("suggests", not "shows") and keeps the answer from high confidence;
     /// an entailed one keeps its words.
+    /// A summary of dots and a citation (a small model copying the prompt's
+    /// "... [1].") states nothing: it is no supported claim, and the answer
+    /// is not "high" on the strength of its quote alone.
+    #[test]
+    fn a_claim_that_says_nothing_is_not_supported() {
+        let quotes = [Some((
+            "The tower was lit in 1810.",
+            "The tower was lit in 1810.",
+        ))];
+        let statuses = [Validated];
+        for summary in ["... [1].", "— [1]", "[1]."] {
+            let mut claims = check_claims(summary, &statuses);
+            judge_support(
+                &mut claims,
+                &quotes,
+                &crate::support::SupportConfig::default(),
+            );
+            assert!(claims.iter().all(|c| c.flagged()), "{summary}: {claims:?}");
+            assert_eq!(
+                confidence(Some(0.9), 0.6, &statuses, &claims),
+                Confidence::Low,
+                "{summary}"
+            );
+        }
+        // A claim made only of the source's quoted words still says them.
+        assert!(says_something("“The tower was lit in 1810” [1]."));
+        assert!(!says_something("... [1] [2]."));
+    }
+
     #[test]
     fn a_partial_claim_is_hedged_and_lowers_confidence() {
         let summary = "The records show the keepers were paid by the Board in 1850 [1].\nThe tower was lit in 1810 [2].";

@@ -71,8 +71,8 @@ pub async fn judge(
     (out, usage)
 }
 
-/// Ask the judge about every claim the deterministic tier did not find
-/// contradicted, against the first located quote it cites (`quotes[n - 1]`:
+/// Ask the judge about every claim that says something and that the
+/// deterministic tier did not find contradicted, against the first located quote it cites (`quotes[n - 1]`:
 /// the source's words of snippet `n` and its chunk), and take its label
 /// where it gave one. A failed or cancelled run changes nothing.
 pub fn refine(
@@ -86,6 +86,7 @@ pub fn refine(
         .iter()
         .enumerate()
         .filter(|(_, c)| c.support.is_some_and(|s| s != Support::Contradicts))
+        .filter(|(_, c)| crate::answer::says_something(&c.text))
         .filter_map(|(i, c)| {
             let q = c
                 .citations
