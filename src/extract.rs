@@ -231,7 +231,7 @@ impl Default for ExtractConfig {
             answer_type_bonus: 0.15,
             // Calibrated on the dev halves and eval/questions.json (README).
             max_sim_weight: 1.0,
-            min_words: crate::validate::ValidateConfig::default().min_words,
+            min_words: crate::text::MIN_QUOTE_WORDS,
         }
     }
 }

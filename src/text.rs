@@ -11,6 +11,10 @@ pub fn is_line_hyphen(c: char) -> bool {
     matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}')
 }
 
+/// The fewest words a quote may have by default: fewer are too short to
+/// check (`[validate] min_words`), so no engine offers them.
+pub const MIN_QUOTE_WORDS: usize = 4;
+
 /// Words after which a period does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "mr", "mrs", "ms", "dr", "st", "capt", "col", "gen", "lt", "rev", "sr", "jr", "prof", "no",

@@ -303,14 +303,7 @@ pub fn verify_with(
                 }
             }
         }
-        let refs: Vec<ChunkRef<'_>> = chunks
-            .iter()
-            .map(|c| ChunkRef {
-                id: &c.id,
-                source_id: &c.source_id,
-                text: &c.text,
-            })
-            .collect();
+        let refs: Vec<ChunkRef<'_>> = chunks.iter().map(ChunkRef::from).collect();
         let places: Vec<(&str, usize, usize)> = chunks
             .iter()
             .map(|c| (c.source_id.as_str(), c.start, c.end))

@@ -445,14 +445,7 @@ fn validate_snippets(
     snippets: &[extract::Snippet],
     cfg: &Config,
 ) -> Result<Vec<SnippetOut>> {
-    let refs: Vec<ChunkRef<'_>> = pool
-        .iter()
-        .map(|c| ChunkRef {
-            id: &c.chunk.id,
-            source_id: &c.chunk.source_id,
-            text: &c.chunk.text,
-        })
-        .collect();
+    let refs: Vec<ChunkRef<'_>> = pool.iter().map(|c| ChunkRef::from(&c.chunk)).collect();
     let places: Vec<(&str, usize, usize)> = pool
         .iter()
         .map(|c| (c.chunk.source_id.as_str(), c.chunk.start, c.chunk.end))
@@ -470,11 +463,7 @@ fn validate_snippets(
                 .collect();
             if !extra.is_empty() {
                 let mut all = refs.clone();
-                all.extend(extra.iter().map(|h| ChunkRef {
-                    id: &h.chunk.id,
-                    source_id: &h.chunk.source_id,
-                    text: &h.chunk.text,
-                }));
+                all.extend(extra.iter().map(|h| ChunkRef::from(&h.chunk)));
                 let wider = Validator::new(&all).validate(&s.content, &s.source_id, &cfg.validate);
                 if wider.preference() > v.preference() {
                     v = wider;

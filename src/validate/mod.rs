@@ -158,6 +158,16 @@ pub struct ChunkRef<'a> {
     pub text: &'a str,
 }
 
+impl<'a> From<&'a crate::chunk::Chunk> for ChunkRef<'a> {
+    fn from(c: &'a crate::chunk::Chunk) -> Self {
+        ChunkRef {
+            id: &c.id,
+            source_id: &c.source_id,
+            text: &c.text,
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct ValidateConfig {
@@ -171,7 +181,7 @@ impl Default for ValidateConfig {
     fn default() -> Self {
         ValidateConfig {
             fuzzy_threshold: 0.85,
-            min_words: 4,
+            min_words: crate::text::MIN_QUOTE_WORDS,
         }
     }
 }

@@ -121,14 +121,7 @@ fn pointers_that_stand_for_no_passage_say_so_and_keep_their_place() {
         "Bell Rock was first lit in 1811. Robert Stevenson built it."
     );
     // Nothing the model pointed at wrongly validates.
-    let chunk_refs: Vec<ChunkRef<'_>> = cs
-        .iter()
-        .map(|c| ChunkRef {
-            id: &c.id,
-            source_id: &c.source_id,
-            text: &c.text,
-        })
-        .collect();
+    let chunk_refs: Vec<ChunkRef<'_>> = cs.iter().map(ChunkRef::from).collect();
     for s in &ex.snippets[..2] {
         let v = validate(
             &s.content,
@@ -266,10 +259,7 @@ proptest! {
         let n = Numbered::new(&refs);
         let ex = n.resolve(reply(&format!("{{\"quotes\": [{}]}}", pointers.join(","))));
         prop_assert!(ex.snippets.len() <= MAX_SNIPPETS);
-        let chunk_refs: Vec<ChunkRef<'_>> = cs
-            .iter()
-            .map(|c| ChunkRef { id: &c.id, source_id: &c.source_id, text: &c.text })
-            .collect();
+        let chunk_refs: Vec<ChunkRef<'_>> = cs.iter().map(ChunkRef::from).collect();
         for s in &ex.snippets {
             let v = validate(&s.content, &s.source_id, &chunk_refs, &ValidateConfig::default());
             match &s.span {
