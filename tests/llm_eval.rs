@@ -158,6 +158,12 @@ fn eval(mock: &Mock, sources: &Path, questions: &Path, index: &Path, config: &Pa
 #[test]
 fn the_reranked_tier_refuses_what_no_passage_answers() {
     let corpora = root().join("../shared/corpora");
+    // The shared corpora sit beside the repository in CI; a clone alone
+    // has only the sample sources.
+    if !corpora.join("papers").is_dir() || !corpora.join("music-library").is_dir() {
+        eprintln!("skipped: {} is not here", corpora.display());
+        return;
+    }
     let papers = reranked_tier_on(
         &corpora.join("papers"),
         &root().join("eval/papers-questions.json"),
