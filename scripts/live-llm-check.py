@@ -420,6 +420,12 @@ def cmd_report(args) -> None:
             print(f"eval questions:        {e.get('questions')} (errors: {len(e.get('errors', []))})")
             print(f"recall@{e.get('k')}:              {e.get('recall_at_k'):.3f}")
             print(f"refusal accuracy:      {e.get('refusal_accuracy'):.3f}; false-refusal rate {e.get('false_refusal_rate'):.3f}")
+            qr = e.get("quote_recall")
+            print("quote recall:          " + ("-" if qr is None else f"{qr:.3f}")
+                  + "  (answerable questions whose validated quotes hold the expected words)")
+            conf = e.get("confidence") or {}
+            print("confidence (right/answered): " + (", ".join(
+                f"{k} {v.get('right', 0)}/{v.get('answered', 0)}" for k, v in conf.items()) or "(none)"))
             print("eval verdicts:         " + (", ".join(f"{k}={v}" for k, v in sorted(e.get('verdicts', {}).items())) or "(none)"))
             print(f"eval validated_not_in_source: {e.get('validated_not_in_source')}")
             ek = Counter(error_kind(x.get("error", "")) for x in e.get("errors", []))
