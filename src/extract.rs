@@ -333,10 +333,8 @@ pub fn extractive(
                 if j > i && covered.len() == before && !too_short {
                     break;
                 }
-                too_short = chunk.text[sents[i].start..sents[j].end]
-                    .unicode_words()
-                    .count()
-                    < cfg.min_words;
+                let window = &chunk.text[sents[i].start..sents[j].end];
+                too_short = window.unicode_words().count() < cfg.min_words;
                 if too_short {
                     continue;
                 }
@@ -358,9 +356,7 @@ pub fn extractive(
                 if share(&own) == 0.0 && best_sim == 0.0 {
                     continue;
                 }
-                let typed = answer_type.is_some_and(|t| {
-                    t.found_in(&chunk.text[sents[i].start..sents[j].end], &question_words)
-                });
+                let typed = answer_type.is_some_and(|t| t.found_in(window, &question_words));
                 let score = lex + cfg.vector_weight * best_sim - 0.08 * (j - i) as f32
                     + if typed { cfg.answer_type_bonus } else { 0.0 }
                     + matches

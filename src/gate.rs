@@ -279,7 +279,6 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
     GateDecision::new(Decision::Pass, Tier::Retrieval, Reason::Passed, numbers)
 }
 
-/// Reranked tier: refuse unless enough chunks score at least the threshold.
 /// Refuse, in `tier`, a question about something the sources never
 /// mention: names none of them use, carrying enough of the question.
 fn unknown_names_refusal(

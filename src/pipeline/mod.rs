@@ -283,10 +283,7 @@ pub fn ask_with(
     for &i in &order {
         outcome.candidates[i].kept = true;
     }
-    let kept: Vec<Evidence> = match &scores {
-        Some(_) => Vec::new(),
-        None => order.iter().map(|&i| Evidence::from(&pool[i])).collect(),
-    };
+    let kept: Vec<Evidence> = order.iter().map(|&i| Evidence::from(&pool[i])).collect();
     let input = gate::GateInput {
         kept: &kept,
         query_terms: retrieval.terms.len(),
