@@ -1,0 +1,220 @@
+use super::*;
+
+fn chunk(id: &str, text: &str) -> Chunk {
+    Chunk::for_test(id, text)
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn answer_types_from_questions_and_in_passages() {
+    use AnswerType::*;
+    assert_eq!(
+        AnswerType::of("Who was the architect of the Pharos?"),
+        Some(Person)
+    );
+    assert_eq!(AnswerType::of("When was the light first lit?"), Some(Time));
+    assert_eq!(
+        AnswerType::of("How many keepers lived there?"),
+        Some(Number)
+    );
+    assert_eq!(AnswerType::of("Why did the tower fall?"), Some(Reason));
+    assert_eq!(AnswerType::of("What did the keeper eat?"), None);
+    let q: HashSet<String> = ["who", "was", "the", "architect", "of", "pharos"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert!(Person.found_in("The architect was Sostratus of Cnidus.", &q));
+    assert!(!Person.found_in("The Pharos was tall.", &q));
+    assert!(Time.found_in("It was first lit in 1811.", &q));
+    assert!(Number.found_in("It cost eight hundred talents.", &q));
+    assert!(Reason.found_in("It fell because the rock eroded.", &q));
+}
+
+#[test]
+fn picks_the_sentences_that_answer_with_exact_spans() {
+    let a = chunk(
+        "a.md#0",
+        "The tower was lit in 1759. Smeaton’s mortar set under water. It was hydraulic lime.",
+    );
+    let b = chunk("b.md#0", "Keepers trimmed the wicks nightly.");
+    let terms = vec![
+        ("smeaton".to_string(), 2.0),
+        ("mortar".to_string(), 2.0),
+        ("lime".to_string(), 1.0),
+    ];
+    let ex = extractive(
+        &[&a, &b],
+        "What mortar did Smeaton use?",
+        &terms,
+        &words,
+        None,
+        None,
+        &ExtractConfig::default(),
+    )
+    .unwrap();
+    assert!(!ex.no_results);
+    let s = &ex.snippets[0];
+    assert_eq!(
+        s.content,
+        "Smeaton’s mortar set under water. It was hydraulic lime."
+    );
+    let span = s.span.as_ref().unwrap();
+    assert_eq!(
+        crate::text::slice_chars(&a.text, span.start, span.end),
+        s.content
+    );
+    assert!(ex.summary.contains("[1]"));
+    assert!(ex.snippets.iter().all(|s| s.source_id == "a.md"));
+}
+
+/// A sentence too short for validation to check ("Muss es sein?") is
+/// never a quote on its own: its window grows to a sentence next to it,
+/// even one that adds no question term.
+#[test]
+fn no_quote_is_too_short_to_validate() {
+    let a = chunk(
+        "a.md#0",
+        "The finale has curious words over it. Muss es sein? Es muss sein! They turn on the rent.",
+    );
+    let terms: Vec<(String, f32)> = ["muss", "es", "sein"]
+        .iter()
+        .map(|t| (t.to_string(), 1.0))
+        .collect();
+    let ex = extractive(
+        &[&a],
+        "Muss es sein?",
+        &terms,
+        &words,
+        None,
+        None,
+        &ExtractConfig::default(),
+    )
+    .unwrap();
+    assert!(!ex.snippets.is_empty());
+    for s in &ex.snippets {
+        assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
+    }
+    for said in ["Muss es sein?", "Es muss sein!"] {
+        assert!(
+            ex.snippets.iter().any(|s| s.content.contains(said)),
+            "{said}: {:?}",
+            ex.snippets
+        );
+    }
+}
+
+#[test]
+fn nothing_relevant_means_no_results() {
+    let a = chunk("a.md#0", "Keepers trimmed the wicks nightly.");
+    let terms = vec![("sourdough".to_string(), 3.0)];
+    let ex = extractive(
+        &[&a],
+        "",
+        &terms,
+        &words,
+        None,
+        None,
+        &ExtractConfig::default(),
+    )
+    .unwrap();
+    assert!(ex.no_results);
+    assert!(ex.snippets.is_empty());
+}
+
+fn builtin() -> &'static crate::embed::BuiltinEmbedder {
+    static M: std::sync::OnceLock<crate::embed::BuiltinEmbedder> = std::sync::OnceLock::new();
+    M.get_or_init(|| crate::embed::BuiltinEmbedder::load_default().unwrap())
+}
+
+/// Late interaction counts a chunk's title and headings for every one
+/// of its sentences, as the term share does: a sentence under a heading
+/// that names the subject scores as high as one that repeats the
+/// subject's words itself (here everything else is equal, and the tie
+/// goes to the first chunk; without the headings it would lose).
+#[test]
+fn the_heading_names_the_subject_for_late_interaction() {
+    let mut a = chunk("pharos.md#1", "The architect was Sostratus.");
+    a.source_title = "The Pharos of Alexandria".into();
+    let b = chunk(
+        "notes.md#0",
+        "The architect came to Pharos from Alexandria.",
+    );
+    let question = "architect Pharos Alexandria";
+    let terms = vec![("architect".to_string(), 1.0)];
+    let e = builtin();
+    let cfg = ExtractConfig {
+        vector_weight: 0.0,
+        answer_type_bonus: 0.0,
+        ..ExtractConfig::default()
+    };
+    let ex = extractive(
+        &[&a, &b],
+        question,
+        &terms,
+        &words,
+        Some(e as &dyn Embedder),
+        None,
+        &cfg,
+    )
+    .unwrap();
+    assert_eq!(ex.snippets[0].source_id, "pharos.md", "{:?}", ex.snippets);
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the passages and the question, with late interaction
+    /// and sentence vectors scoring the windows, every snippet the
+    /// engine offers is its chunk's own text at the span it reports:
+    /// contiguous, in bounds, never stitched.
+    #[test]
+    fn snippets_are_their_chunks_text_at_their_span(
+        texts in proptest::collection::vec(
+            proptest::collection::vec(proptest::sample::select(vec![
+                "The keeper", "lit the lamp", "in 1759.", "Smeaton’s", "mortar", "set.",
+                "Why?", "because", "灯台", "🚢", "naïve", "\r\n", "  ", "ﬁne", "—", "x",
+                "Grace Darling", "rowed out!", "e\u{301}", "\u{1b}[31m", "3.5%", "\n\n",
+            ]), 1..40).prop_map(|ws| ws.join(" ")),
+            1..4,
+        ),
+        question in proptest::collection::vec(proptest::sample::select(vec![
+            "who", "when", "how many", "why", "keeper", "lamp", "mortar", "Smeaton", "灯台",
+            "rowed", "1759", "fine", "?",
+        ]), 0..8).prop_map(|ws| ws.join(" ")),
+    ) {
+        let chunks: Vec<Chunk> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| chunk(&format!("s{i}.md#0"), t))
+            .collect();
+        let refs: Vec<&Chunk> = chunks.iter().collect();
+        let e = builtin();
+        let qv = e.embed_one(&question);
+        let terms: Vec<(String, f32)> = words(&question).into_iter().map(|w| (w, 1.0)).collect();
+        let ex = extractive(
+            &refs, &question, &terms, &words, Some(e as &dyn Embedder), Some(&qv),
+            &ExtractConfig::default(),
+        )
+        .unwrap();
+        for s in &ex.snippets {
+            let span = s.span.as_ref().unwrap();
+            let c = chunks.iter().find(|c| c.id == span.chunk_id).unwrap();
+            proptest::prop_assert!(span.start < span.end && span.end <= c.text.chars().count());
+            proptest::prop_assert_eq!(
+                crate::text::slice_chars(&c.text, span.start, span.end),
+                s.content.as_str()
+            );
+            proptest::prop_assert_eq!(&s.source_id, &c.source_id);
+            // Long enough for validation to check.
+            proptest::prop_assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
+        }
+    }
+}
