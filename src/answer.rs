@@ -77,9 +77,25 @@ fn without_markers(s: &str) -> String {
 }
 
 /// Mark every pair of claims that state different values for the same
-/// thing (A3, within one answer).
-pub fn check_consistency(claims: &mut [Claim]) {
-    let texts: Vec<String> = claims.iter().map(|c| without_markers(&c.text)).collect();
+/// thing (A3, within one answer). `quotes` as for [`judge_support`]: an
+/// attribution that introduces a claim's quotation ("Title, p. 1 ·
+/// Heading:") is not what it states, so two quotes from different pages do
+/// not "say" 1 and 2.
+pub fn check_consistency(claims: &mut [Claim], quotes: &[Option<(&str, &str)>]) {
+    let texts: Vec<String> = claims
+        .iter()
+        .map(|c| {
+            let text = without_markers(&c.text);
+            let quote = c
+                .citations
+                .first()
+                .and_then(|&n| quotes.get(n.checked_sub(1)?).copied().flatten());
+            match quote {
+                Some((quote, _)) => crate::support::stated(&text, quote),
+                None => text,
+            }
+        })
+        .collect();
     for i in 0..claims.len() {
         for k in i + 1..claims.len() {
             if let Some(why) = crate::support::inconsistent(&texts[i], &texts[k]) {
@@ -215,8 +231,7 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
         if is_heading(line) && citations(line).is_empty() {
             continue;
         }
-        let ranges = crate::text::sentences(line);
-        for r in ranges {
+        for r in quotation_sentences(line) {
             let text = line[r].trim().to_string();
             // A lone marker after a sentence belongs to that sentence.
             let cites = citations(&text);
@@ -247,6 +262,30 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
         }
     }
     claims
+}
+
+/// The line's sentences, with a quotation of several sentences kept whole:
+/// “S1. S2.” [1] is one claim, citing [1], not an uncited “S1. and a cited
+/// S2.” [1].
+fn quotation_sentences(line: &str) -> Vec<std::ops::Range<usize>> {
+    let open = |s: &str| {
+        s.matches('“').count() > s.matches('”').count() || s.matches('"').count() % 2 == 1
+    };
+    let mut out = Vec::new();
+    let mut from: Option<usize> = None;
+    for r in crate::text::sentences(line) {
+        let start = from.unwrap_or(r.start);
+        if open(&line[start..r.end]) {
+            from = Some(start);
+        } else {
+            out.push(start..r.end);
+            from = None;
+        }
+    }
+    if let Some(start) = from {
+        out.push(start..line.trim_end().len().max(start));
+    }
+    out
 }
 
 /// An ATX heading line: one to six `#`, then a space or the line's end.
@@ -464,6 +503,57 @@ mod tests {
             hedge_partial("The tower was lit in 1810 [2].", &mut claims),
             "The tower was lit in 1810 [2]."
         );
+    }
+
+    #[test]
+    fn a_quotation_of_several_sentences_is_one_claim() {
+        let statuses = [Validated];
+        let claims = check_claims(
+            "Essays, OPERA: “Méhul was a pupil of Gluck. He wrote an opera without violins.” [1]\n\
+             The tower stands. It is \"tall. Very tall.\" [1]",
+            &statuses,
+        );
+        let texts: Vec<&str> = claims.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].ends_with("violins.”"), "{texts:?}");
+        assert_eq!(claims[0].citations, vec![1]);
+        assert_eq!(claims[0].issue, None);
+        assert_eq!(claims[1].issue, Some(ClaimIssue::Uncited));
+        assert_eq!(texts[2], "It is \"tall. Very tall.\"");
+        assert_eq!(claims[2].citations, vec![1]);
+        // An unclosed quotation runs to the line's end, never past it.
+        let claims = check_claims("“One. Two [1]\nThree [1].", &statuses);
+        assert_eq!(claims.len(), 2, "{claims:?}");
+    }
+
+    #[test]
+    fn where_a_quote_is_is_not_what_it_says() {
+        // The extractive summary's lines: one source, two pages. Before,
+        // "p. 1" and "p. 2" were taken for two values of one thing and the
+        // answer shown at low confidence.
+        let statuses = [Validated, Validated];
+        let summary = "The Tower of Hercules at A Coruna, p. 1 · The inscription: \
+             “The inscription names the builder of the tower.” [1]\n\
+             The Tower of Hercules at A Coruna, p. 2 · Legends: \
+             “The name of the tower comes from a legend.” [2]";
+        let q1 = "The inscription names the builder of the tower.";
+        let q2 = "The name of the tower comes from a legend.";
+        let quotes = [Some((q1, q1)), Some((q2, q2))];
+        let mut claims = check_claims(summary, &statuses);
+        check_consistency(&mut claims, &quotes);
+        assert!(
+            claims.iter().all(|c| c.inconsistent_with.is_empty()),
+            "{claims:?}"
+        );
+        // Quotes that do give two values for one thing still are marked.
+        let q1 = "The tower of the light is 48 metres tall.";
+        let q2 = "The tower of the light is 46 metres tall.";
+        let summary = format!("Guide, p. 1: “{q1}” [1]\nAtlas, p. 1: “{q2}” [2]");
+        let quotes = [Some((q1, q1)), Some((q2, q2))];
+        let mut claims = check_claims(&summary, &statuses);
+        check_consistency(&mut claims, &quotes);
+        assert_eq!(claims[0].inconsistent_with.len(), 1, "{claims:?}");
+        assert!(claims[0].inconsistent_with[0].1.contains("48"));
     }
 
     proptest::proptest! {

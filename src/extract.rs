@@ -236,8 +236,41 @@ impl Default for ExtractConfig {
     }
 }
 
+/// Does this sentence lean on the one before it: a pronoun for its subject
+/// ("It also furnishes…", "He adds…"), or "this", "these", "such" among its
+/// first words ("To this it must be attributed…", "The Germans called this
+/// effect…")? Quoted alone, it does not say what it is about. English
+/// only: in another language no sentence is taken to.
+pub fn refers_back(sentence: &str) -> bool {
+    let words: Vec<String> = sentence
+        .unicode_words()
+        .take(5)
+        .map(str::to_lowercase)
+        .collect();
+    let opener = [
+        "it",
+        "its",
+        "they",
+        "their",
+        "he",
+        "his",
+        "she",
+        "her",
+        "thus",
+        "hence",
+        "therefore",
+    ];
+    words.first().is_some_and(|w| opener.contains(&w.as_str()))
+        || words
+            .iter()
+            .any(|w| matches!(w.as_str(), "this" | "these" | "such"))
+}
+
 struct Window {
     chunk: usize,
+    /// First and last sentence (indices into the chunk's sentences).
+    first: usize,
+    last: usize,
     start: usize,
     end: usize,
     score: f32,
@@ -364,6 +397,8 @@ pub fn extractive(
                         .map_or(0.0, |m| cfg.max_sim_weight * m.score(&matched));
                 windows.push(Window {
                     chunk: ci,
+                    first: i,
+                    last: j,
                     start: sents[i].start,
                     end: sents[j].end,
                     score,
@@ -394,19 +429,43 @@ pub fn extractive(
             chosen.push(w);
         }
     }
-    let snippets: Vec<Snippet> = chosen
+    // A quote opening on a sentence that leans on the one before it takes
+    // that sentence in too (chosen by its score all the same), as long as it
+    // stays within max_sentences and clear of the chunk's other quotes.
+    let starts: Vec<usize> = chosen
         .iter()
         .map(|w| {
+            let (sents, text) = (&all_sents[w.chunk], &chunks[w.chunk].text);
+            let taken = |k: usize| {
+                chosen
+                    .iter()
+                    .any(|o| o.chunk == w.chunk && o.first <= k && k <= o.last)
+            };
+            let mut first = w.first;
+            while first > 0
+                && w.last - first + 1 < cfg.max_sentences
+                && refers_back(&text[sents[first].clone()])
+                && !taken(first - 1)
+            {
+                first -= 1;
+            }
+            sents[first].start
+        })
+        .collect();
+    let snippets: Vec<Snippet> = chosen
+        .iter()
+        .zip(starts)
+        .map(|(w, start)| {
             let c = chunks[w.chunk];
             Snippet {
-                content: c.text[w.start..w.end].to_string(),
+                content: c.text[start..w.end].to_string(),
                 source_id: c.source_id.clone(),
                 source_title: c.source_title.clone(),
                 source_location: c.location.clone(),
                 relevance: (w.score / best.max(1e-6)).clamp(0.0, 1.0),
                 span: Some(Span {
                     chunk_id: c.id.clone(),
-                    start: char_offset(&c.text, w.start),
+                    start: char_offset(&c.text, start),
                     end: char_offset(&c.text, w.end),
                 }),
             }
@@ -427,10 +486,18 @@ fn summarize(snippets: &[Snippet]) -> String {
         .enumerate()
         .take(3)
         .map(|(i, s)| {
-            let first = sentences(&s.content)
-                .first()
-                .map(|r| s.content[r.clone()].to_string())
-                .unwrap_or_else(|| s.content.clone());
+            // The first sentence, and those after it that go on about it
+            // (a quote that took in what its sentence refers to reads whole).
+            let sents = sentences(&s.content);
+            let lead = 1 + sents
+                .iter()
+                .skip(1)
+                .take_while(|r| refers_back(&s.content[(*r).clone()]))
+                .count();
+            let first = match (sents.first(), sents.get(lead - 1)) {
+                (Some(a), Some(b)) => s.content[a.start..b.end].to_string(),
+                _ => s.content.clone(),
+            };
             let where_ = if s.source_location.is_empty() {
                 s.source_title.clone()
             } else {

@@ -169,7 +169,7 @@ fn the_heading_names_the_subject_for_late_interaction() {
 use proptest::strategy::Strategy as _;
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
     /// Whatever the passages and the question, with late interaction
     /// and sentence vectors scoring the windows, every snippet the
@@ -182,6 +182,7 @@ proptest::proptest! {
                 "The keeper", "lit the lamp", "in 1759.", "Smeaton’s", "mortar", "set.",
                 "Why?", "because", "灯台", "🚢", "naïve", "\r\n", "  ", "ﬁne", "—", "x",
                 "Grace Darling", "rowed out!", "e\u{301}", "\u{1b}[31m", "3.5%", "\n\n",
+                "It was", "This lamp", "such", "He adds",
             ]), 1..40).prop_map(|ws| ws.join(" ")),
             1..4,
         ),
@@ -216,5 +217,72 @@ proptest::proptest! {
             // Long enough for validation to check.
             proptest::prop_assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
         }
+        // A quote that took in the sentence it refers to still overlaps no
+        // other quote of its chunk.
+        for (i, a) in ex.snippets.iter().enumerate() {
+            for b in &ex.snippets[i + 1..] {
+                let (x, y) = (a.span.as_ref().unwrap(), b.span.as_ref().unwrap());
+                proptest::prop_assert!(
+                    x.chunk_id != y.chunk_id || x.end <= y.start || y.end <= x.start,
+                    "{:?} {:?}", a.content, b.content
+                );
+            }
+        }
     }
+}
+
+/// A quote opening on a sentence that leans on the one before it ("The
+/// Germans called this effect…") takes that sentence in: quoted alone it
+/// does not say what the effect is. A sentence that stands on its own is
+/// quoted alone.
+#[test]
+fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
+    let text = "The tangent stayed on the string while the key was down. \
+        By gently rocking the hand, a tremulous motion reached the string. \
+        The Germans called this effect Bebung, and wrote it as dots under a slur. \
+        Bebung was taught in every clavichord school of the period.";
+    let a = chunk("a.md#0", text);
+    let terms = vec![("bebung".to_string(), 3.0), ("germans".to_string(), 1.0)];
+    let run = |question: &str| {
+        extractive(
+            &[&a],
+            question,
+            &terms,
+            &words,
+            None,
+            None,
+            &ExtractConfig {
+                per_chunk: 1,
+                ..ExtractConfig::default()
+            },
+        )
+        .unwrap()
+    };
+    let ex = run("What did the Germans call Bebung?");
+    let s = &ex.snippets[0];
+    assert!(
+        s.content.starts_with("By gently rocking the hand"),
+        "{:?}",
+        s.content
+    );
+    let span = s.span.as_ref().unwrap();
+    assert_eq!(
+        crate::text::slice_chars(&a.text, span.start, span.end),
+        s.content
+    );
+    // The summary quotes the sentence the quote was chosen for, with the
+    // one it refers to.
+    assert!(
+        ex.summary.contains("By gently rocking") && ex.summary.contains("this effect Bebung"),
+        "{}",
+        ex.summary
+    );
+    assert!(refers_back("It also furnishes one explanation."));
+    assert!(refers_back(
+        "To this it must be attributed that the sonatas…"
+    ));
+    assert!(!refers_back(
+        "Bebung was taught in every clavichord school of the period."
+    ));
+    assert!(!refers_back("Das ist die Bebung."));
 }

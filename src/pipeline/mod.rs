@@ -383,7 +383,7 @@ pub fn ask_with(
             .collect();
         answer::judge_support(&mut claims, &quotes, &cfg.support);
         outcome.usage = outcome.usage + engine.refine_support(&mut claims, &quotes, cancel);
-        answer::check_consistency(&mut claims);
+        answer::check_consistency(&mut claims, &quotes);
         // A claim supported only in part is worded so ("suggests").
         let text = answer::hedge_partial(&extraction.summary, &mut claims);
         let top = match &scores {

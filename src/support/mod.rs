@@ -107,6 +107,18 @@ impl Default for SupportConfig {
 /// source does not say, and a heading's dates in the attribution ("The
 /// Lighthouse Board, 1852–1910:") are not the claim's.
 pub fn assertion(claim: &str, quote: &str) -> String {
+    without_quoting(claim, quote, false)
+}
+
+/// What `claim` states, the quote's words included: the claim without an
+/// attribution that only introduces a quotation of the quote ("Title, p. 1
+/// · Heading:"), whose page numbers and dates are where the words are, not
+/// what they say.
+pub fn stated(claim: &str, quote: &str) -> String {
+    without_quoting(claim, quote, true)
+}
+
+fn without_quoting(claim: &str, quote: &str, keep_quotation: bool) -> String {
     let folded = |s: &str| crate::validate::normalize(s).text;
     let q = folded(quote);
     let mut out = String::new();
@@ -149,6 +161,10 @@ pub fn assertion(claim: &str, quote: &str) -> String {
             };
             out.push_str(kept);
             out.push(' ');
+            if keep_quotation {
+                out.push_str(body);
+                out.push(' ');
+            }
         } else {
             out.push_str(&rest[..after]);
         }
