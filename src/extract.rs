@@ -236,6 +236,9 @@ impl Default for ExtractConfig {
     }
 }
 
+/// What a quote that ends on a question pays.
+const QUESTION_COST: f32 = 0.15;
+
 /// Does this sentence lean on the one before it: a pronoun for its subject
 /// ("It also furnishes…", "He adds…"), or "this", "these", "such" among its
 /// first words ("To this it must be attributed…", "The Germans called this
@@ -327,6 +330,7 @@ pub fn extractive(
         first_sentence += sents.len();
         // Title and heading chain are context every sentence of the chunk shares.
         let context: HashSet<String> = analyze(&contexts[ci]).into_iter().collect();
+        let sent = |k: usize| &chunk.text[sents[k].clone()];
         let term_sets: Vec<HashSet<String>> = sents
             .iter()
             .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())
@@ -390,8 +394,15 @@ pub fn extractive(
                     continue;
                 }
                 let typed = answer_type.is_some_and(|t| t.found_in(window, &question_words));
+                // A window that ends on a question ("RQ1: How prevalent is
+                // …?") repeats what is asked; the sentence that answers it
+                // comes first.
+                let asks = sent(j)
+                    .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '?')
+                    .ends_with('?');
                 let score = lex + cfg.vector_weight * best_sim - 0.08 * (j - i) as f32
                     + if typed { cfg.answer_type_bonus } else { 0.0 }
+                    - if asks { QUESTION_COST } else { 0.0 }
                     + matches
                         .as_ref()
                         .map_or(0.0, |m| cfg.max_sim_weight * m.score(&matched));
@@ -414,6 +425,9 @@ pub fn extractive(
     });
     let best = windows.first().map_or(0.0, |w| w.score);
     let mut chosen: Vec<&Window> = Vec::new();
+    // The sentences quoted so far, by source: overlapping chunks hold the
+    // same sentences, and one sentence is quoted once.
+    let mut quoted: HashSet<(&str, String)> = HashSet::new();
     for w in &windows {
         if chosen.len() >= cfg.max_snippets
             || w.score <= 0.0
@@ -425,8 +439,18 @@ pub fn extractive(
         let overlaps = chosen
             .iter()
             .any(|c| c.chunk == w.chunk && c.start < w.end && w.start < c.end);
-        if same_chunk < cfg.per_chunk && !overlaps {
+        let chunk = chunks[w.chunk];
+        let keys: Vec<(&str, String)> = all_sents[w.chunk][w.first..=w.last]
+            .iter()
+            .map(|r| {
+                let key = crate::ingest::collapse_ws(&chunk.text[r.clone()]);
+                (chunk.source_id.as_str(), key)
+            })
+            .collect();
+        let repeats = keys.iter().any(|k| quoted.contains(k));
+        if same_chunk < cfg.per_chunk && !overlaps && !repeats {
             chosen.push(w);
+            quoted.extend(keys);
         }
     }
     // A quote opening on a sentence that leans on the one before it takes

@@ -286,3 +286,56 @@ fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
     ));
     assert!(!refers_back("Das ist die Bebung."));
 }
+
+/// Overlapping chunks of one source hold the same sentences; a sentence
+/// is quoted once. And a sentence that asks ("RQ1: How prevalent is…?")
+/// does not come before the one that answers.
+#[test]
+fn one_sentence_is_quoted_once_and_questions_do_not_answer() {
+    let shared = "RQ1: How prevalent is brittleness in microservice partitioning? \
+        Brittleness in microservice partitioning is found in four of five tools.";
+    let a = Chunk {
+        source_id: "deeply.pdf".into(),
+        ..chunk(
+            "deeply.pdf#0",
+            &format!("We study partitioning tools. {shared}"),
+        )
+    };
+    let b = Chunk {
+        source_id: "deeply.pdf".into(),
+        ..chunk(
+            "deeply.pdf#1",
+            &format!("{shared} The rest is future work."),
+        )
+    };
+    let terms = vec![
+        ("brittleness".to_string(), 3.0),
+        ("prevalent".to_string(), 2.0),
+        ("microservice".to_string(), 1.0),
+        ("partitioning".to_string(), 1.0),
+    ];
+    let ex = extractive(
+        &[&a, &b],
+        "How prevalent is brittleness in microservice partitioning?",
+        &terms,
+        &words,
+        None,
+        None,
+        &ExtractConfig {
+            min_relative_score: 0.0,
+            ..ExtractConfig::default()
+        },
+    )
+    .unwrap();
+    let mut seen = HashSet::new();
+    for s in &ex.snippets {
+        for r in sentences(&s.content) {
+            assert!(seen.insert(s.content[r].to_string()), "{:#?}", ex.snippets);
+        }
+    }
+    assert!(
+        !ex.snippets[0].content.trim_end().ends_with('?'),
+        "{:#?}",
+        ex.snippets
+    );
+}
