@@ -123,6 +123,13 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
 /// the middle. Numbers are ignored in the comparison (page numbers change)
 /// and a line of a lone page number (Arabic or Roman) counts as one kind.
 /// Needs at least four pages and the line on half of them (three at least).
+///
+/// A two-column page's reading order can put its running head between the
+/// columns ("…While data-level / International Journal of Computer Vision
+/// (2025) 133:291–314 / Fig. 1…"): a line of three words or more (two of
+/// them real words) that does not end a sentence and recurs *anywhere* on
+/// most pages, a page number before or after it aside, goes too. Prose does not repeat a line on
+/// half the pages of a work.
 fn strip_running_lines(pages: &mut [String]) {
     use std::collections::HashMap;
     const EDGE: usize = 2;
@@ -150,7 +157,20 @@ fn strip_running_lines(pages: &mut [String]) {
                 }
             }
         }
-        k
+        // A page number printed before or after a running head ("300
+        // International Journal…") is not part of it.
+        let k = k.strip_prefix("# ").unwrap_or(&k);
+        k.strip_suffix(" #").unwrap_or(k).to_string()
+    };
+    // A line that may recur anywhere: three words or more, two of them
+    // words of three letters or more (a table's "V al11 V al12" repeated on
+    // pages laid out alike is not), and no sentence end.
+    let anywhere = |l: &str| {
+        let t = l.trim_end();
+        let letters = |w: &str| w.chars().filter(|c| c.is_alphabetic()).count();
+        t.split_whitespace().count() >= 3
+            && t.split_whitespace().filter(|w| letters(w) >= 3).count() >= 2
+            && !t.ends_with(['.', '!', '?', '…', ':', ';', ','])
     };
     // The edge lines of a page: (index of the line, its key), top and bottom.
     let edges = |page: &str| -> Vec<(usize, String)> {
@@ -169,7 +189,7 @@ fn strip_running_lines(pages: &mut [String]) {
             let sentence = l.trim_end().ends_with(['.', '!', '?', '…']);
             let outer = (n == 0 || n + 1 == lines.len()) && !sentence;
             let inner = n < EDGE || n + EDGE >= lines.len();
-            if outer || (inner && k == "#") {
+            if outer || (inner && k == "#") || anywhere(l) {
                 e.push((*i, k));
             }
         }
@@ -455,13 +475,29 @@ mod tests {
         ];
         strip_running_lines(&mut short);
         assert!(short.iter().all(|p| p.starts_with("Head")));
+        // A running head that the reading order put between two columns,
+        // with the page number before it on some pages, goes too; a
+        // heading of two words and a sentence that recur stay.
+        let mut columns: Vec<String> = (1..=5)
+            .map(|n| {
+                format!(
+                    "The keeper wrote on page {n}\nand went on.\n\n{}Journal of Lights (2025) 133:291–314\n\nResults table\nThe lamp was lit.\nSecond column text {n}\nends here",
+                    if n % 2 == 0 { format!("{} ", 290 + n) } else { String::new() }
+                )
+            })
+            .collect();
+        strip_running_lines(&mut columns);
+        for p in &columns {
+            assert!(!p.contains("Journal of Lights"), "{p}");
+            assert!(p.contains("Results table\nThe lamp was lit."), "{p}");
+        }
     }
 
     proptest::proptest! {
-        /// Only lines at a page's edges that recur on most pages are
-        /// removed: every other line of every page is kept, in order.
+        /// Only lines that recur on most pages are removed: every other
+        /// line of every page is kept, in order.
         #[test]
-        fn only_recurring_edge_lines_are_removed(
+        fn only_recurring_lines_are_removed(
             bodies in proptest::collection::vec(proptest::collection::vec("[a-z]{3,9}( [a-z]{2,8}){2,6}", 1..8), 4..12),
             head in proptest::option::of("[A-Z][a-z]{3,8} [a-z]{3,8}"),
             numbered in proptest::bool::ANY,
@@ -489,8 +525,8 @@ mod tests {
                 for r in &removed {
                     let is_head = head.as_deref() == Some(*r);
                     let is_number = r.chars().all(|c| c.is_ascii_digit());
-                    // A body line is removed only when it recurs on the
-                    // edges of most pages, like a running head.
+                    // A body line is removed only when it recurs on most
+                    // pages, like a running head.
                     let recurs = pages
                         .iter()
                         .filter(|p| p.lines().filter(|l| !l.trim().is_empty()).any(|l| l == *r))
