@@ -196,11 +196,18 @@ pub fn citations(s: &str) -> Vec<usize> {
 }
 
 /// Byte ranges of `[n]` / `[n, m]` markers in `s`, each with its numbers
-/// (one entry per number, sharing the range).
+/// (one entry per number, sharing the range). A marker inside a quotation
+/// (“… Dhal [3] et al …”) is the quoted source's own reference, not a
+/// citation of the answer's.
 pub fn citation_markers(s: &str) -> Vec<(std::ops::Range<usize>, usize)> {
+    let quoted = quotations(s);
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(open) = s[from..].find('[').map(|i| from + i) {
+        if let Some(q) = quoted.iter().find(|q| q.contains(&open)) {
+            from = q.end;
+            continue;
+        }
         let Some(close) = s[open..].find(']').map(|i| open + i) else {
             break;
         };
@@ -222,6 +229,32 @@ pub fn citation_markers(s: &str) -> Vec<(std::ops::Range<usize>, usize)> {
     out
 }
 
+/// Byte ranges inside quotation marks: “…” pairs, and "…" pairs when the
+/// straight marks pair up. An unclosed “ quotes nothing.
+fn quotations(s: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, c) in s.char_indices() {
+        match (c, open) {
+            ('“', None) => open = Some(i + c.len_utf8()),
+            ('”', Some(start)) => {
+                out.push(start..i);
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if s.matches('"').count().is_multiple_of(2) {
+        let marks: Vec<usize> = s.match_indices('"').map(|(i, _)| i).collect();
+        for pair in marks.chunks(2) {
+            if let [a, b] = pair {
+                out.push(a + 1..*b);
+            }
+        }
+    }
+    out
+}
+
 /// Split a summary into claims (sentences; each line is at least one) and
 /// check each one's citations against the snippets' statuses.
 pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
@@ -231,7 +264,7 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
         if is_heading(line) && citations(line).is_empty() {
             continue;
         }
-        for r in quotation_sentences(line) {
+        for r in crate::text::claim_sentences(line) {
             let text = line[r].trim().to_string();
             // A lone marker after a sentence belongs to that sentence.
             let cites = citations(&text);
@@ -264,30 +297,6 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
     claims
 }
 
-/// The line's sentences, with a quotation of several sentences kept whole:
-/// “S1. S2.” [1] is one claim, citing [1], not an uncited “S1. and a cited
-/// S2.” [1].
-fn quotation_sentences(line: &str) -> Vec<std::ops::Range<usize>> {
-    let open = |s: &str| {
-        s.matches('“').count() > s.matches('”').count() || s.matches('"').count() % 2 == 1
-    };
-    let mut out = Vec::new();
-    let mut from: Option<usize> = None;
-    for r in crate::text::sentences(line) {
-        let start = from.unwrap_or(r.start);
-        if open(&line[start..r.end]) {
-            from = Some(start);
-        } else {
-            out.push(start..r.end);
-            from = None;
-        }
-    }
-    if let Some(start) = from {
-        out.push(start..line.trim_end().len().max(start));
-    }
-    out
-}
-
 /// An ATX heading line: one to six `#`, then a space or the line's end.
 fn is_heading(line: &str) -> bool {
     let t = line.trim_start();
@@ -315,11 +324,13 @@ fn issue_of(cites: &[usize], statuses: &[Status]) -> Option<ClaimIssue> {
     }
 }
 
-/// Confidence from the gate's top score (`None` when refused), the snippet
-/// statuses and the claims.
+/// Confidence from the gate's top score (`None` when refused), whether the
+/// best passage holds most of what the question names (`holds_question`),
+/// the snippet statuses and the claims.
 pub fn confidence(
     top_score: Option<f32>,
     high_score: f32,
+    holds_question: bool,
     statuses: &[Status],
     claims: &[Claim],
 ) -> Confidence {
@@ -335,7 +346,7 @@ pub fn confidence(
     let partial = claims
         .iter()
         .any(|c| c.support == Some(crate::support::Support::Partial));
-    if top >= high_score && flagged == 0 && !partial {
+    if top >= high_score && holds_question && flagged == 0 && !partial {
         Confidence::High
     } else {
         Confidence::Medium
@@ -397,24 +408,32 @@ mod tests {
     fn confidence_table() {
         let ok = check_claims("A [1].", &[Validated]);
         assert_eq!(
-            confidence(Some(0.9), 0.6, &[Validated], &ok),
+            confidence(Some(0.9), 0.6, true, &[Validated], &ok),
             Confidence::High
         );
         assert_eq!(
-            confidence(Some(0.4), 0.6, &[Validated], &ok),
+            confidence(Some(0.4), 0.6, true, &[Validated], &ok),
+            Confidence::Medium
+        );
+        // Strong, but the best passage lacks most of what was asked.
+        assert_eq!(
+            confidence(Some(0.9), 0.6, false, &[Validated], &ok),
             Confidence::Medium
         );
         assert_eq!(
-            confidence(Some(0.9), 0.6, &[Validated, Flagged], &ok),
+            confidence(Some(0.9), 0.6, true, &[Validated, Flagged], &ok),
             Confidence::Medium
         );
         let bad = check_claims("A [1]. B.", &[Validated]);
         assert_eq!(
-            confidence(Some(0.9), 0.6, &[Validated], &bad),
+            confidence(Some(0.9), 0.6, true, &[Validated], &bad),
             Confidence::Low
         );
-        assert_eq!(confidence(Some(0.9), 0.6, &[Dropped], &ok), Confidence::Low);
-        assert_eq!(confidence(None, 0.6, &[], &[]), Confidence::None);
+        assert_eq!(
+            confidence(Some(0.9), 0.6, true, &[Dropped], &ok),
+            Confidence::Low
+        );
+        assert_eq!(confidence(None, 0.6, true, &[], &[]), Confidence::None);
     }
 
     /// Issue 16: a claim its quote supports only in part is worded so
@@ -439,7 +458,7 @@ mod tests {
             );
             assert!(claims.iter().all(|c| c.flagged()), "{summary}: {claims:?}");
             assert_eq!(
-                confidence(Some(0.9), 0.6, &statuses, &claims),
+                confidence(Some(0.9), 0.6, true, &statuses, &claims),
                 Confidence::Low,
                 "{summary}"
             );
@@ -469,7 +488,7 @@ mod tests {
         let labels: Vec<_> = claims.iter().map(|c| c.support).collect();
         use crate::support::Support;
         assert_eq!(labels, [Some(Support::Partial), Some(Support::Entails)]);
-        let before = confidence(Some(0.9), 0.6, &statuses, &claims);
+        let before = confidence(Some(0.9), 0.6, true, &statuses, &claims);
         let text = hedge_partial(summary, &mut claims);
         assert_eq!(
             text,
@@ -484,12 +503,12 @@ mod tests {
         // answer with every claim entailed is high.
         assert_eq!(before, Confidence::Medium);
         assert_eq!(
-            confidence(Some(0.9), 0.6, &statuses, &claims),
+            confidence(Some(0.9), 0.6, true, &statuses, &claims),
             Confidence::Medium
         );
         let entailed = &claims[1..];
         assert_eq!(
-            confidence(Some(0.9), 0.6, &statuses, entailed),
+            confidence(Some(0.9), 0.6, true, &statuses, entailed),
             Confidence::High
         );
         // Nothing to hedge: the summary comes back as it was.
@@ -521,9 +540,45 @@ mod tests {
         assert_eq!(claims[1].issue, Some(ClaimIssue::Uncited));
         assert_eq!(texts[2], "It is \"tall. Very tall.\"");
         assert_eq!(claims[2].citations, vec![1]);
+        // Nor does a section number.
+        let claims = check_claims(
+            "Attrition, p. 2 · II. LITERATURE REVIEW: “Turnover was studied.” [1]",
+            &statuses,
+        );
+        assert_eq!(claims.len(), 1, "{claims:?}");
+        assert_eq!(claims[0].issue, None);
+        assert_eq!(
+            check_claims("It was lit in 1810. It burned [1].", &statuses).len(),
+            2
+        );
         // An unclosed quotation runs to the line's end, never past it.
         let claims = check_claims("“One. Two [1]\nThree [1].", &statuses);
         assert_eq!(claims.len(), 2, "{claims:?}");
+    }
+
+    #[test]
+    fn a_marker_inside_a_quotation_is_the_sources_own() {
+        // The source's "[3]" inside the quote is not a citation of the
+        // answer's: the claim cites [1] only, and quotes its source.
+        let statuses = [Validated, Validated];
+        let quote = "Sunil Kumar Dhal [3] et al conducted a study of attrition.";
+        let summary = format!("Attrition, p. 1: “{quote}” [1]");
+        let mut claims = check_claims(&summary, &statuses);
+        assert_eq!(claims.len(), 1, "{claims:?}");
+        assert_eq!(claims[0].citations, vec![1]);
+        judge_support(
+            &mut claims,
+            &[Some((quote, quote)), None],
+            &crate::support::SupportConfig::default(),
+        );
+        assert_eq!(
+            claims[0].support,
+            Some(crate::support::Support::Entails),
+            "{claims:?}"
+        );
+        assert_eq!(citations("He said \"see [2]\" twice [1]."), vec![1]);
+        // An unclosed quotation hides nothing.
+        assert_eq!(citations("“Open [2] and on [1]."), vec![2, 1]);
     }
 
     #[test]

@@ -516,21 +516,22 @@ pub fn run(
     // The same answers at other thresholds for `high` (offline gate only:
     // an LLM's reranked tier has its own scale).
     let confidence_sweep = sweep.is_some().then(|| {
-        let inputs: Vec<(Option<f32>, Vec<crate::validate::Status>)> = runs
+        let inputs: Vec<(Option<f32>, bool, Vec<crate::validate::Status>)> = runs
             .iter()
             .map(|(_, o, _)| {
                 let top = o.gate.numbers.get("top_score").map(|x| *x as f32);
-                (top, o.snippets.iter().map(|s| s.status).collect())
+                let holds = pipeline::holds_question(&o.gate, &cfg.gate);
+                (top, holds, o.snippets.iter().map(|s| s.status).collect())
             })
             .collect();
         (10..=18)
             .map(|step| {
                 let t = step as f32 * 0.05;
                 let answers = results.iter().zip(&inputs).zip(&runs).map(
-                    |((r, (top, statuses)), (_, o, _))| {
+                    |((r, (top, holds, statuses)), (_, o, _))| {
                         (
                             r,
-                            crate::answer::confidence(*top, t, statuses, &o.answer.claims),
+                            crate::answer::confidence(*top, t, *holds, statuses, &o.answer.claims),
                         )
                     },
                 );

@@ -527,6 +527,8 @@ fn summarize(snippets: &[Snippet]) -> String {
             } else {
                 format!("{}, {}", s.source_title, s.source_location)
             };
+            // A "[1]" in a title or heading is not a citation marker.
+            let where_ = where_.replace('[', "(").replace(']', ")");
             format!(
                 "{where_}: “{}” [{}]",
                 crate::ingest::collapse_ws(&first),

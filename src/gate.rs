@@ -33,6 +33,10 @@ pub struct GateConfig {
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
+    /// ...and whose best passage holds at least this IDF-weighted share of
+    /// the question's terms (retrieval tier): a passage that reads like the
+    /// question but lacks most of what it names is not a sure answer.
+    pub high_confidence_coverage: f32,
     /// Reranked tier: a chunk answers the question at this score (0–3; 3 =
     /// "contains the answer", 2 = "relevant, but does not directly answer").
     pub rerank_threshold: u8,
@@ -54,6 +58,8 @@ impl Default for GateConfig {
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
             high_confidence_score: 0.65,
+            // Calibrated on the dev sets (README, "Confidence").
+            high_confidence_coverage: 0.6,
             rerank_threshold: 3,
             rerank_min_chunks: 1,
         }
@@ -242,6 +248,12 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
         return d;
     }
     let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
+    if let Some(best) = kept
+        .iter()
+        .max_by(|a, b| a.score(cfg).total_cmp(&b.score(cfg)))
+    {
+        numbers.insert("top_coverage".into(), r4(best.coverage));
+    }
     ev.sort_by(|a, b| b.total_cmp(a));
     let top = ev[0] - cfg.unknown_penalty * input.unknown_share;
     numbers.insert("top_evidence".into(), r4(ev[0]));
@@ -396,6 +408,22 @@ mod tests {
         assert_eq!(d.reason, Reason::NoClearWinner);
         let d = gate(&[cand(0.9), cand(0.5)], 2, &cfg);
         assert_eq!((d.decision, d.tier), (Decision::Pass, Tier::Retrieval));
+        // The coverage of the passage with the best evidence, for confidence
+        // (not the best coverage of any passage).
+        let vec_cfg = GateConfig {
+            vector_weight: 0.75,
+            ..cfg
+        };
+        let strong = Evidence {
+            coverage: 0.4,
+            vector: Some(0.95),
+        };
+        let wordy = Evidence {
+            coverage: 0.9,
+            vector: Some(0.1),
+        };
+        let d = gate(&[wordy, strong], 2, &vec_cfg);
+        assert_eq!(d.numbers["top_coverage"], 0.4);
 
         // A name the sources never mention refuses, and says which.
         let names = vec!["Japan".to_string()];

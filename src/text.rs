@@ -51,6 +51,43 @@ pub fn sentences(s: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// A line's sentences as claims: a quotation of several sentences is kept
+/// whole (“S1. S2.” [1] is one claim, citing [1], not an uncited “S1. and a
+/// cited S2.” [1]), and a section number ends none.
+pub fn claim_sentences(line: &str) -> Vec<std::ops::Range<usize>> {
+    let open = |s: &str| {
+        s.matches('“').count() > s.matches('”').count() || s.matches('"').count() % 2 == 1
+    };
+    // A section number ends no claim: "p. 2 · II. LITERATURE REVIEW: “…”"
+    // is one.
+    // (A Roman numeral, or a number right after the location's "·"; a
+    // year ends a sentence.)
+    let numbered = |s: &str| {
+        let mut words = s.split_whitespace().rev();
+        let n = words.next().and_then(|w| w.strip_suffix('.')).unwrap_or("");
+        let after_dot = words.next() == Some("·");
+        !n.is_empty()
+            && n.len() <= 5
+            && (n.chars().all(|c| "IVXLC".contains(c))
+                || (after_dot && n.chars().all(|c| c.is_ascii_digit())))
+    };
+    let mut out = Vec::new();
+    let mut from: Option<usize> = None;
+    for r in sentences(line) {
+        let start = from.unwrap_or(r.start);
+        if open(&line[start..r.end]) || numbered(&line[start..r.end]) {
+            from = Some(start);
+        } else {
+            out.push(start..r.end);
+            from = None;
+        }
+    }
+    if let Some(start) = from {
+        out.push(start..line.trim_end().len().max(start));
+    }
+    out
+}
+
 fn unwrap_lines(s: &str) -> String {
     // In every run of ASCII whitespace holding fewer than two line feeds,
     // turn the line breaks into spaces.

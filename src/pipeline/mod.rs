@@ -153,6 +153,15 @@ pub struct Timings {
     pub total: f64,
 }
 
+/// Does the gate's best passage hold at least `high_confidence_coverage`
+/// of the question's terms? (A decision without the number: yes.)
+pub fn holds_question(decision: &gate::GateDecision, cfg: &gate::GateConfig) -> bool {
+    decision
+        .numbers
+        .get("top_coverage")
+        .is_none_or(|c| *c as f32 >= cfg.high_confidence_coverage)
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct QueryOutcome {
     pub query: String,
@@ -394,8 +403,16 @@ pub fn ask_with(
                 .map(|x| (*x / 3.0) as f32),
             None => decision.numbers.get("top_score").map(|x| *x as f32),
         };
-        let confidence =
-            answer::confidence(top, cfg.gate.high_confidence_score, &statuses, &claims);
+        // The reranker read the passages; the retrieval tier asks that the
+        // best one hold most of the question's terms.
+        let holds = scores.is_some() || holds_question(&decision, &cfg.gate);
+        let confidence = answer::confidence(
+            top,
+            cfg.gate.high_confidence_score,
+            holds,
+            &statuses,
+            &claims,
+        );
         outcome.answer = Answer {
             text,
             refused: false,

@@ -152,7 +152,7 @@ fn without_quoting(claim: &str, quote: &str, keep_quotation: bool) -> String {
             let kept = match before.trim_end().strip_suffix(':') {
                 Some(_) => {
                     let line = before.rfind('\n').map_or(0, |k| k + 1);
-                    let start = crate::text::sentences(&before[line..])
+                    let start = crate::text::claim_sentences(&before[line..])
                         .last()
                         .map_or(0, |r| r.start);
                     &before[..line + start]

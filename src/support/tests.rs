@@ -21,6 +21,14 @@ fn a_verbatim_quotation_asserts_nothing_beyond_its_source() {
         ),
         ""
     );
+    // So does one with a section number ("II.") in its heading.
+    assert_eq!(
+        assertion(
+            &format!("Attrition, p. 2 · II. LITERATURE REVIEW: “{ins}”"),
+            ins
+        ),
+        ""
+    );
     // A sentence before the attribution stays the claim's.
     assert_eq!(
         assertion(
