@@ -455,7 +455,13 @@ pub fn extractive(
     }
     // A quote opening on a sentence that leans on the one before it takes
     // that sentence in too (chosen by its score all the same), as long as it
-    // stays within max_sentences and clear of the chunk's other quotes.
+    // stays within max_sentences and clear of the chunk's other quotes, and
+    // that sentence is one: a heading ("2.2 Results") is not what "This"
+    // refers to.
+    let ends_sentence = |s: &str| {
+        s.trim_end_matches(['"', '\'', '”', '’', ')', ']'])
+            .ends_with(['.', '!', '?', '…', ':', ';'])
+    };
     let starts: Vec<usize> = chosen
         .iter()
         .map(|w| {
@@ -470,6 +476,7 @@ pub fn extractive(
                 && w.last - first + 1 < cfg.max_sentences
                 && refers_back(&text[sents[first].clone()])
                 && !taken(first - 1)
+                && ends_sentence(&text[sents[first - 1].clone()])
             {
                 first -= 1;
             }

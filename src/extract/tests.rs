@@ -277,6 +277,26 @@ fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
         "{}",
         ex.summary
     );
+    // A heading before it is not what it refers to.
+    let h = chunk(
+        "h.md#0",
+        "Playing the clavichord\n\nThe Germans called this effect Bebung, and wrote it as dots under a slur.",
+    );
+    let ex = extractive(
+        &[&h],
+        "What did the Germans call Bebung?",
+        &terms,
+        &words,
+        None,
+        None,
+        &ExtractConfig::default(),
+    )
+    .unwrap();
+    assert!(
+        ex.snippets[0].content.starts_with("The Germans"),
+        "{:?}",
+        ex.snippets
+    );
     assert!(refers_back("It also furnishes one explanation."));
     assert!(refers_back(
         "To this it must be attributed that the sonatas…"
