@@ -48,6 +48,25 @@ pub fn sentences(s: &str) -> Vec<Range<usize>> {
         }
         glue = ends_with_abbreviation(trimmed);
     }
+    // UAX #29 counts an opening bracket or quote after a full stop with the
+    // sentence it follows ("…of Corelli.[" | "109] In 1728…"): it opens the
+    // next one.
+    for i in 1..out.len() {
+        let (prev, next) = (out[i - 1].clone(), out[i].clone());
+        let Some(open) = s[prev.clone()]
+            .chars()
+            .next_back()
+            .filter(|c| matches!(c, '(' | '[' | '{' | '“' | '‘' | '«'))
+        else {
+            continue;
+        };
+        let at = prev.end - open.len_utf8();
+        let end = s[prev.start..at].trim_end().len() + prev.start;
+        if end > prev.start && s[prev.end..next.start].trim().is_empty() {
+            out[i - 1].end = end;
+            out[i].start = at;
+        }
+    }
     out
 }
 
@@ -188,6 +207,21 @@ mod tests {
                 "Yes."
             ]
         );
+    }
+
+    #[test]
+    fn an_opening_bracket_opens_the_next_sentence() {
+        let s = "They imitated Corelli.[109] In 1728 a sonata appeared. He said (so it runs) no.";
+        assert_eq!(
+            sents(s),
+            [
+                "They imitated Corelli.",
+                "[109] In 1728 a sonata appeared.",
+                "He said (so it runs) no."
+            ]
+        );
+        let q = "It ended.“Next,” he said.";
+        assert_eq!(sents(q), ["It ended.", "“Next,” he said."]);
     }
 
     #[test]
