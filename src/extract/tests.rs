@@ -11,6 +11,16 @@ fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The engine on words alone (no embedder, no question vector).
+fn lexical(
+    chunks: &[&Chunk],
+    question: &str,
+    terms: &[(String, f32)],
+    cfg: &ExtractConfig,
+) -> Extraction {
+    extractive(chunks, question, terms, &words, None, None, cfg).unwrap()
+}
+
 #[test]
 fn answer_types_from_questions_and_in_passages() {
     use AnswerType::*;
@@ -48,16 +58,12 @@ fn picks_the_sentences_that_answer_with_exact_spans() {
         ("mortar".to_string(), 2.0),
         ("lime".to_string(), 1.0),
     ];
-    let ex = extractive(
+    let ex = lexical(
         &[&a, &b],
         "What mortar did Smeaton use?",
         &terms,
-        &words,
-        None,
-        None,
         &ExtractConfig::default(),
-    )
-    .unwrap();
+    );
     assert!(!ex.no_results);
     let s = &ex.snippets[0];
     assert_eq!(
@@ -86,16 +92,7 @@ fn no_quote_is_too_short_to_validate() {
         .iter()
         .map(|t| (t.to_string(), 1.0))
         .collect();
-    let ex = extractive(
-        &[&a],
-        "Muss es sein?",
-        &terms,
-        &words,
-        None,
-        None,
-        &ExtractConfig::default(),
-    )
-    .unwrap();
+    let ex = lexical(&[&a], "Muss es sein?", &terms, &ExtractConfig::default());
     assert!(!ex.snippets.is_empty());
     for s in &ex.snippets {
         assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
@@ -113,16 +110,7 @@ fn no_quote_is_too_short_to_validate() {
 fn nothing_relevant_means_no_results() {
     let a = chunk("a.md#0", "Keepers trimmed the wicks nightly.");
     let terms = vec![("sourdough".to_string(), 3.0)];
-    let ex = extractive(
-        &[&a],
-        "",
-        &terms,
-        &words,
-        None,
-        None,
-        &ExtractConfig::default(),
-    )
-    .unwrap();
+    let ex = lexical(&[&a], "", &terms, &ExtractConfig::default());
     assert!(ex.no_results);
     assert!(ex.snippets.is_empty());
 }
@@ -244,19 +232,15 @@ fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
     let a = chunk("a.md#0", text);
     let terms = vec![("bebung".to_string(), 3.0), ("germans".to_string(), 1.0)];
     let run = |question: &str| {
-        extractive(
+        lexical(
             &[&a],
             question,
             &terms,
-            &words,
-            None,
-            None,
             &ExtractConfig {
                 per_chunk: 1,
                 ..ExtractConfig::default()
             },
         )
-        .unwrap()
     };
     let ex = run("What did the Germans call Bebung?");
     let s = &ex.snippets[0];
@@ -282,16 +266,12 @@ fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
         "h.md#0",
         "Playing the clavichord\n\nThe Germans called this effect Bebung, and wrote it as dots under a slur.",
     );
-    let ex = extractive(
+    let ex = lexical(
         &[&h],
         "What did the Germans call Bebung?",
         &terms,
-        &words,
-        None,
-        None,
         &ExtractConfig::default(),
-    )
-    .unwrap();
+    );
     assert!(
         ex.snippets[0].content.starts_with("The Germans"),
         "{:?}",
@@ -334,19 +314,15 @@ fn one_sentence_is_quoted_once_and_questions_do_not_answer() {
         ("microservice".to_string(), 1.0),
         ("partitioning".to_string(), 1.0),
     ];
-    let ex = extractive(
+    let ex = lexical(
         &[&a, &b],
         "How prevalent is brittleness in microservice partitioning?",
         &terms,
-        &words,
-        None,
-        None,
         &ExtractConfig {
             min_relative_score: 0.0,
             ..ExtractConfig::default()
         },
-    )
-    .unwrap();
+    );
     let mut seen = HashSet::new();
     for s in &ex.snippets {
         for r in sentences(&s.content) {
