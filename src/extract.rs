@@ -462,27 +462,34 @@ pub fn extractive(
         s.trim_end_matches(['"', '\'', '”', '’', ')', ']'])
             .ends_with(['.', '!', '?', '…', ':', ';'])
     };
-    let starts: Vec<usize> = chosen
-        .iter()
-        .map(|w| {
-            let (sents, text) = (&all_sents[w.chunk], &chunks[w.chunk].text);
-            let taken = |k: usize| {
-                chosen
-                    .iter()
-                    .any(|o| o.chunk == w.chunk && o.first <= k && k <= o.last)
-            };
-            let mut first = w.first;
-            while first > 0
-                && w.last - first + 1 < cfg.max_sentences
-                && refers_back(&text[sents[first].clone()])
-                && !taken(first - 1)
-                && ends_sentence(&text[sents[first - 1].clone()])
-            {
-                first -= 1;
+    let mut starts: Vec<usize> = Vec::with_capacity(chosen.len());
+    for w in &chosen {
+        let c = chunks[w.chunk];
+        let (sents, text) = (&all_sents[w.chunk], &c.text);
+        let taken = |k: usize| {
+            chosen
+                .iter()
+                .any(|o| o.chunk == w.chunk && o.first <= k && k <= o.last)
+        };
+        let mut first = w.first;
+        while first > 0
+            && w.last - first + 1 < cfg.max_sentences
+            && refers_back(&text[sents[first].clone()])
+            && !taken(first - 1)
+            && ends_sentence(&text[sents[first - 1].clone()])
+        {
+            // Nor a sentence another quote holds (from an overlapping chunk).
+            let key = (
+                c.source_id.as_str(),
+                crate::ingest::collapse_ws(&text[sents[first - 1].clone()]),
+            );
+            if !quoted.insert(key) {
+                break;
             }
-            sents[first].start
-        })
-        .collect();
+            first -= 1;
+        }
+        starts.push(sents[first].start);
+    }
     let snippets: Vec<Snippet> = chosen
         .iter()
         .zip(starts)

@@ -178,11 +178,18 @@ proptest::proptest! {
             "who", "when", "how many", "why", "keeper", "lamp", "mortar", "Smeaton", "灯台",
             "rowed", "1759", "fine", "?",
         ]), 0..8).prop_map(|ws| ws.join(" ")),
+        overlapping in proptest::bool::ANY,
     ) {
+        // Overlapping chunks of one source: each starts with the one
+        // before it, as the chunker's overlap makes them.
         let chunks: Vec<Chunk> = texts
             .iter()
             .enumerate()
-            .map(|(i, t)| chunk(&format!("s{i}.md#0"), t))
+            .map(|(i, t)| match (overlapping, i) {
+                (true, 0) => chunk("s.md#0", t),
+                (true, _) => chunk(&format!("s.md#{i}"), &format!("{}\n\n{t}", texts[i - 1])),
+                (false, _) => chunk(&format!("s{i}.md#0"), t),
+            })
             .collect();
         let refs: Vec<&Chunk> = chunks.iter().collect();
         let e = builtin();
@@ -204,6 +211,17 @@ proptest::proptest! {
             proptest::prop_assert_eq!(&s.source_id, &c.source_id);
             // Long enough for validation to check.
             proptest::prop_assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
+        }
+        // No sentence is quoted twice from one source, overlapping chunks
+        // or not.
+        let mut seen: HashSet<(String, String)> = HashSet::new();
+        for sn in &ex.snippets {
+            let own: HashSet<(String, String)> = sentences(&sn.content)
+                .into_iter()
+                .map(|r| (sn.source_id.clone(), crate::ingest::collapse_ws(&sn.content[r])))
+                .collect();
+            proptest::prop_assert!(own.is_disjoint(&seen), "{:?} twice in {:#?}", own.intersection(&seen).collect::<Vec<_>>(), ex.snippets);
+            seen.extend(own);
         }
         // A quote that took in the sentence it refers to still overlaps no
         // other quote of its chunk.
@@ -331,6 +349,41 @@ fn one_sentence_is_quoted_once_and_questions_do_not_answer() {
     }
     assert!(
         !ex.snippets[0].content.trim_end().ends_with('?'),
+        "{:#?}",
+        ex.snippets
+    );
+}
+
+/// A quote that refers back does not take in a sentence another quote
+/// already holds from an overlapping chunk of the same source.
+#[test]
+fn taking_in_what_a_quote_refers_to_does_not_quote_a_sentence_twice() {
+    let first = "The keeper lit the great lamp at dusk.";
+    let b = chunk("s.md#0", first);
+    let a = chunk(
+        "s.md#1",
+        &format!("{first} This lamp burned whale oil every night of the year."),
+    );
+    let terms = vec![("keeper".to_string(), 3.0), ("lamp".to_string(), 1.0)];
+    let ex = lexical(
+        &[&b, &a],
+        "keeper lamp",
+        &terms,
+        &ExtractConfig {
+            min_relative_score: 0.0,
+            ..ExtractConfig::default()
+        },
+    );
+    let with_first = ex
+        .snippets
+        .iter()
+        .filter(|s| s.content.contains(first))
+        .count();
+    assert_eq!(with_first, 1, "{:#?}", ex.snippets);
+    assert!(
+        ex.snippets
+            .iter()
+            .any(|s| s.content.starts_with("This lamp")),
         "{:#?}",
         ex.snippets
     );
