@@ -69,6 +69,18 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         page_labels: page_labels(&doc, pages.len()),
         ..Extracted::default()
     };
+    // A line that looks like a heading but stands alone three times or more
+    // is a figure's axis label or a table's header ("Accuracy", "Epoch"),
+    // not a section: sections are not repeated.
+    let mut repeated: std::collections::HashMap<String, usize> = Default::default();
+    for page in &pages {
+        for para in split_paragraphs(&page.replace("\r\n", "\n")) {
+            let para = vocabulary.join_hyphens(&para);
+            if !para.contains('\n') && looks_like_heading(&para) {
+                *repeated.entry(super::collapse_ws(&para)).or_default() += 1;
+            }
+        }
+    }
     for (i, page) in pages.iter().enumerate() {
         let page_no = Some(i as u32 + 1);
         let page = page.replace("\r\n", "\n");
@@ -76,7 +88,12 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             let para = vocabulary.join_hyphens(&para);
             let para = para.as_str();
             let single_line = !para.contains('\n');
-            if single_line && looks_like_heading(para) {
+            let once = || {
+                repeated
+                    .get(&super::collapse_ws(para))
+                    .is_none_or(|n| *n < 3)
+            };
+            if single_line && looks_like_heading(para) && once() {
                 // The first heading of page 1 is the title, unless the type
                 // sizes found it: then every heading is a section, and none
                 // heads the others' chains ("1 INTRODUCTION › 3.1 …").

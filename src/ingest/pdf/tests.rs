@@ -95,6 +95,47 @@ proptest::proptest! {
     }
 }
 
+/// A two-column journal paper: its running head, set between the columns
+/// on most pages, is no part of the text; its table rows, captions and
+/// figure axis labels ("Accuracy" on several pages) are no sections; its
+/// numbered sections are (when the shared corpus is beside the
+/// repository, as in CI).
+#[test]
+fn a_journal_papers_headings_are_its_sections() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora/papers/zotero-rag_zqa-pdftools_assets_test_papers_curriculum.pdf");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: {} is not here", path.display());
+        return;
+    };
+    let ex = extract(&bytes).expect("indexed");
+    assert!(
+        !ex.text.contains("Vision (2025) 133:291–314\n"),
+        "the running head is still in the text"
+    );
+    let headings: Vec<&str> = ex
+        .blocks
+        .iter()
+        .filter_map(|b| match &b.kind {
+            crate::ingest::BlockKind::Heading { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    for h in [
+        "2.2 Learning Rate Schedulers",
+        "4.2 Experimental Setup",
+        "References",
+    ] {
+        assert!(headings.contains(&h), "{h} missing from {headings:#?}");
+    }
+    for h in &headings {
+        assert!(
+            !["Accuracy", "Epoch"].contains(h) && !h.contains('±') && !h.starts_with("Table "),
+            "{h} is no section: {headings:#?}"
+        );
+    }
+}
+
 /// A paper whose title the type sizes found: its numbered sections
 /// are each other's siblings, so a chunk's location names its own
 /// section, not "1 INTRODUCTION › 3.1 …" (when the shared corpus is
