@@ -17,7 +17,7 @@ use tantivy::{TantivyDocument, Term};
 
 /// Bumped whenever loaders or the chunker change what they produce, so that
 /// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 17;
+const CHUNKER_VERSION: u32 = 18;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]

@@ -117,6 +117,39 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
         let single = j == start + 1;
         if flavor == Flavor::Rst && first.starts_with("..") {
             // Comment or directive: not prose.
+        } else if flavor == Flavor::Text && single && is_roman(first) {
+            // A chapter number alone ("IV"), with the title on the next line
+            // of its own ("_The Modern Orchestra_") when there is one: one
+            // heading, "IV The Modern Orchestra".
+            let next = (j..ls.len()).find(|&k| !is_blank(ls[k].s));
+            let titled = next.filter(|&k| {
+                let t = ls[k].s.trim();
+                (k + 1 == ls.len() || is_blank(ls[k + 1].s))
+                    && t.split_whitespace().count() <= 10
+                    && !t.ends_with(['.', ',', ';', ':', ']'])
+                    && !is_roman(t)
+            });
+            let end = titled.map_or(ls[start].end, |k| ls[k].end);
+            let text = match titled {
+                Some(k) => format!("{first} {}", ls[k].s.trim().trim_matches('_')),
+                None => first.to_string(),
+            };
+            let line = Line {
+                s: &text,
+                start: ls[start].start,
+                end,
+            };
+            heading(
+                &mut out,
+                &mut styles,
+                flavor,
+                ('\u{0}', false),
+                &line,
+                line.start,
+                line.end,
+            );
+            i = titled.map_or(j, |k| k + 1);
+            continue;
         } else if flavor == Flavor::Text && single && is_caps_heading(first) {
             let l = &ls[start];
             heading(
@@ -141,11 +174,25 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
     out
 }
 
+/// A line in capitals: a heading, unless it is a label ("FOOTNOTES:", whose
+/// notes belong to the chapter before) or the end of a bracketed caption
+/// ("VIOLIN--(CLIFFORD SCHMIDT)]").
 fn is_caps_heading(s: &str) -> bool {
     s.chars().count() <= 80
         && s.chars().filter(|c| c.is_alphabetic()).count() >= 3
         && !s.chars().any(char::is_lowercase)
-        && !s.ends_with(['.', ',', ';'])
+        && !s.ends_with(['.', ',', ';', ':', ']'])
+}
+
+/// A chapter number in Roman numerals alone on its line ("IV", "XVIII.").
+/// A single letter with a full stop ("C.", "I.") heads a section of an
+/// index, not a chapter.
+fn is_roman(s: &str) -> bool {
+    let s = s.trim();
+    let t = s.trim_end_matches('.');
+    (1..=7).contains(&t.len())
+        && t.chars().all(|c| "IVXLC".contains(c))
+        && !(t.len() == 1 && s.len() > 1)
 }
 
 fn heading(
@@ -234,5 +281,36 @@ mod tests {
             ]
         );
         assert_eq!(ex.title.as_deref(), Some("KEEPERS OF THE LIGHT"));
+    }
+
+    /// A Gutenberg book: a chapter is a Roman numeral with its title on the
+    /// next line; "FOOTNOTES:" is the label of the chapter's notes, not a
+    /// heading the next chapter's text would be located under; a caption's
+    /// closing line is no heading.
+    #[test]
+    fn gutenberg_chapters_and_footnotes() {
+        let src = "III\n\nTHE ORCHESTRA\n\nStrings first.\n\nFOOTNOTES:\n\n[A] A note.\n\n\nIV\n\n_The Modern Orchestra_\n\n[Sidenote: _Bands._]\n\nThe most eloquent instrument.\n\nVIOLIN--(CLIFFORD SCHMIDT)]\n\nV\n\nIt ends.\n\nC.\n\n  Caccini, 177.\n";
+        let ex = extract(src, Flavor::Text);
+        assert_eq!(
+            shape(&ex),
+            [
+                "h1:III THE ORCHESTRA",
+                "p:Strings first.",
+                "p:FOOTNOTES:",
+                "p:[A] A note.",
+                "h1:IV The Modern Orchestra",
+                "p:[Sidenote: _Bands._]",
+                "p:The most eloquent instrument.",
+                "p:VIOLIN--(CLIFFORD SCHMIDT)]",
+                "h1:V",
+                "p:It ends.",
+                "p:C.",
+                "p:  Caccini, 177.",
+            ]
+        );
+        // Every block is the file's own text at its offsets.
+        for b in &ex.blocks {
+            assert!(b.start <= b.end && b.end <= ex.text.len());
+        }
     }
 }
