@@ -72,20 +72,24 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     // A line that looks like a heading but stands alone three times or more
     // is a figure's axis label or a table's header ("Accuracy", "Epoch"),
     // not a section: sections are not repeated.
+    let paragraphs: Vec<Vec<String>> = pages
+        .iter()
+        .map(|page| {
+            split_paragraphs(&page.replace("\r\n", "\n"))
+                .iter()
+                .map(|para| vocabulary.join_hyphens(para))
+                .collect()
+        })
+        .collect();
     let mut repeated: std::collections::HashMap<String, usize> = Default::default();
-    for page in &pages {
-        for para in split_paragraphs(&page.replace("\r\n", "\n")) {
-            let para = vocabulary.join_hyphens(&para);
-            if !para.contains('\n') && looks_like_heading(&para) {
-                *repeated.entry(super::collapse_ws(&para)).or_default() += 1;
-            }
+    for para in paragraphs.iter().flatten() {
+        if !para.contains('\n') && looks_like_heading(para) {
+            *repeated.entry(super::collapse_ws(para)).or_default() += 1;
         }
     }
-    for (i, page) in pages.iter().enumerate() {
+    for (i, page) in paragraphs.iter().enumerate() {
         let page_no = Some(i as u32 + 1);
-        let page = page.replace("\r\n", "\n");
-        for para in split_paragraphs(&page) {
-            let para = vocabulary.join_hyphens(&para);
+        for para in page {
             let para = para.as_str();
             let single_line = !para.contains('\n');
             let once = || {
@@ -145,8 +149,8 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
 /// columns ("…While data-level / International Journal of Computer Vision
 /// (2025) 133:291–314 / Fig. 1…"): a line of three words or more (two of
 /// them real words) that does not end a sentence and recurs *anywhere* on
-/// most pages, a page number before or after it aside, goes too. Prose does not repeat a line on
-/// half the pages of a work.
+/// most pages, a page number before or after it aside, goes too. Prose
+/// does not repeat a line on half the pages of a work.
 fn strip_running_lines(pages: &mut [String]) {
     use std::collections::HashMap;
     const EDGE: usize = 2;
