@@ -274,8 +274,6 @@ struct Window {
     /// First and last sentence (indices into the chunk's sentences).
     first: usize,
     last: usize,
-    start: usize,
-    end: usize,
     score: f32,
 }
 
@@ -410,8 +408,6 @@ pub fn extractive(
                     chunk: ci,
                     first: i,
                     last: j,
-                    start: sents[i].start,
-                    end: sents[j].end,
                     score,
                 });
             }
@@ -421,7 +417,7 @@ pub fn extractive(
         b.score
             .total_cmp(&a.score)
             .then(a.chunk.cmp(&b.chunk))
-            .then(a.start.cmp(&b.start))
+            .then(a.first.cmp(&b.first))
     });
     let best = windows.first().map_or(0.0, |w| w.score);
     let mut chosen: Vec<&Window> = Vec::new();
@@ -438,7 +434,7 @@ pub fn extractive(
         let same_chunk = chosen.iter().filter(|c| c.chunk == w.chunk).count();
         let overlaps = chosen
             .iter()
-            .any(|c| c.chunk == w.chunk && c.start < w.end && w.start < c.end);
+            .any(|c| c.chunk == w.chunk && c.first <= w.last && w.first <= c.last);
         let chunk = chunks[w.chunk];
         let keys: Vec<(&str, String)> = all_sents[w.chunk][w.first..=w.last]
             .iter()
@@ -462,7 +458,7 @@ pub fn extractive(
         s.trim_end_matches(['"', '\'', '”', '’', ')', ']'])
             .ends_with(['.', '!', '?', '…', ':', ';'])
     };
-    let mut starts: Vec<usize> = Vec::with_capacity(chosen.len());
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::with_capacity(chosen.len());
     for w in &chosen {
         let c = chunks[w.chunk];
         let (sents, text) = (&all_sents[w.chunk], &c.text);
@@ -488,23 +484,23 @@ pub fn extractive(
             }
             first -= 1;
         }
-        starts.push(sents[first].start);
+        ranges.push(sents[first].start..sents[w.last].end);
     }
     let snippets: Vec<Snippet> = chosen
         .iter()
-        .zip(starts)
-        .map(|(w, start)| {
+        .zip(ranges)
+        .map(|(w, r)| {
             let c = chunks[w.chunk];
             Snippet {
-                content: c.text[start..w.end].to_string(),
+                content: c.text[r.clone()].to_string(),
                 source_id: c.source_id.clone(),
                 source_title: c.source_title.clone(),
                 source_location: c.location.clone(),
                 relevance: (w.score / best.max(1e-6)).clamp(0.0, 1.0),
                 span: Some(Span {
                     chunk_id: c.id.clone(),
-                    start: char_offset(&c.text, start),
-                    end: char_offset(&c.text, w.end),
+                    start: char_offset(&c.text, r.start),
+                    end: char_offset(&c.text, r.end),
                 }),
             }
         })

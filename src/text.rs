@@ -70,6 +70,12 @@ pub fn sentences(s: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// Capital Roman numerals only ("IV", "XVIII"), as chapters and sections
+/// are numbered; not empty.
+pub fn roman_numeral(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| "IVXLC".contains(c))
+}
+
 /// A line's sentences as claims: a quotation of several sentences is kept
 /// whole (“S1. S2.” [1] is one claim, citing [1], not an uncited “S1. and a
 /// cited S2.” [1]), and a section number ends none.
@@ -87,8 +93,7 @@ pub fn claim_sentences(line: &str) -> Vec<std::ops::Range<usize>> {
         let after_dot = words.next() == Some("·");
         !n.is_empty()
             && n.len() <= 5
-            && (n.chars().all(|c| "IVXLC".contains(c))
-                || (after_dot && n.chars().all(|c| c.is_ascii_digit())))
+            && (roman_numeral(n) || (after_dot && n.chars().all(|c| c.is_ascii_digit())))
     };
     let mut out = Vec::new();
     let mut from: Option<usize> = None;

@@ -190,9 +190,7 @@ fn is_caps_heading(s: &str) -> bool {
 fn is_roman(s: &str) -> bool {
     let s = s.trim();
     let t = s.trim_end_matches('.');
-    (1..=7).contains(&t.len())
-        && t.chars().all(|c| "IVXLC".contains(c))
-        && !(t.len() == 1 && s.len() > 1)
+    t.len() <= 7 && crate::text::roman_numeral(t) && !(t.len() == 1 && s.len() > 1)
 }
 
 fn heading(

@@ -155,14 +155,7 @@ fn write_chunk(
         n += 1;
         out.push_str(&format!("[S{n}] "));
         // One line per sentence: a wrapped line inside it becomes a space.
-        let mut words = chunk.text[r].split_whitespace();
-        if let Some(w) = words.next() {
-            out.push_str(w);
-        }
-        for w in words {
-            out.push(' ');
-            out.push_str(w);
-        }
+        out.push_str(&crate::ingest::collapse_ws(&chunk.text[r]));
         out.push('\n');
     }
     n
@@ -232,7 +225,7 @@ pub fn parse_pointers(reply: &str) -> Result<PointerReply, LlmError> {
             reason: "the reply is not a JSON object".into(),
         });
     };
-    let get = |names: &[&str]| names.iter().find_map(|n| obj.get(*n));
+    let get = |names: &[&str]| field(&obj, names);
     let no_results = match get(&["noResults", "no_results", "noresults"]) {
         Some(Value::Bool(b)) => Some(*b),
         Some(Value::String(s)) => s.trim().parse::<bool>().ok(),
