@@ -92,6 +92,8 @@ pub struct QuestionResult {
     pub quote_hit: Option<bool>,
     /// The answer's confidence ("none" when refused).
     pub confidence: Confidence,
+    /// The numbers the gate decided on (`ask --json`'s `gate.numbers`).
+    pub gate: std::collections::BTreeMap<String, f64>,
 }
 
 /// How often an answer given at one confidence was right: an answerable
@@ -394,6 +396,7 @@ pub fn run(
             } else {
                 o.answer.confidence
             },
+            gate: o.gate.numbers.clone(),
         });
     }
     let rates = |g: &GateConfig| {

@@ -17,6 +17,7 @@
 //! files, and the slow part) is checked and loaded on a background thread,
 //! and searches go to it once it is there (`vectors/opened.rs`).
 
+mod live;
 mod reader;
 mod readonly;
 mod schema;

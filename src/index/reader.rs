@@ -2,6 +2,7 @@
 //! manifest and checksums), search it (BM25, vectors, phrases) and look
 //! chunks up.
 
+use super::live::LiveStats;
 use super::schema::{self, Fields};
 use super::vectors::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
 use super::{MANIFEST_FORMAT, Manifest, damaged, first_damaged, no_panic, readonly};
@@ -9,7 +10,7 @@ use crate::chunk::Chunk;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{PhraseQuery, QueryParser, TermQuery};
+use tantivy::query::{Bm25StatisticsProvider, PhraseQuery, QueryParser, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, TantivyDocument, Value};
 use tantivy::{DocAddress, IndexReader, ReloadPolicy, Term};
 
@@ -172,7 +173,13 @@ impl Index {
         let mut qp = QueryParser::for_index(&self.index, self.text_fields().to_vec());
         qp.set_field_boost(self.fields.source_title, 0.5);
         let (q, _errors) = qp.parse_query_lenient(query);
-        let top = searcher.search(&q, &TopDocs::with_limit(k).order_by_score())?;
+        // Scored on the documents in force (a deleted one still counts in
+        // Tantivy's own statistics until its segment is merged away).
+        let top = searcher.search_with_statistics_provider(
+            &q,
+            &TopDocs::with_limit(k).order_by_score(),
+            &LiveStats(&searcher),
+        )?;
         top.into_iter()
             .map(|(score, addr)| {
                 let (chunk, vector) = self.load(&searcher, addr)?;
@@ -250,14 +257,12 @@ impl Index {
     }
 
     /// Number of chunks whose analysed text contains `term` (already
-    /// analysed: lower-cased and stemmed), over body, location and title.
+    /// analysed: lower-cased and stemmed), over body, location and title;
+    /// chunks of changed or removed sources do not count.
     pub fn doc_freq(&self, term: &str) -> u64 {
         let searcher = self.reader.searcher();
-        self.max_over_text_fields(|f| {
-            searcher
-                .doc_freq(&Term::from_field_text(f, term))
-                .unwrap_or(0)
-        })
+        let live = LiveStats(&searcher);
+        self.max_over_text_fields(|f| live.doc_freq(&Term::from_field_text(f, term)).unwrap_or(0))
     }
 
     /// Number of chunks whose body, location or title holds the analysed

@@ -147,3 +147,77 @@ fn an_older_format_is_rebuilt_under_a_new_generation() {
     assert_eq!(index.manifest.generation, 2);
     assert!(!idx.join("gen-1.manifest.json").exists());
 }
+
+/// What each file holds at one step: nothing, its subject, or its subject
+/// with another one's sentence after it (a changed file).
+fn write_step(src: &Path, step: &[u8]) {
+    for (i, &v) in step.iter().enumerate() {
+        let p = src.join(format!("f{i}.md"));
+        match v {
+            0 if p.exists() => std::fs::remove_file(&p).unwrap(),
+            0 => {}
+            1 => std::fs::write(&p, format!("# Subject {i}\n\n{}\n", SUBJECTS[i])).unwrap(),
+            _ => std::fs::write(
+                &p,
+                format!(
+                    "# Subject {i}\n\n{} {}\n",
+                    SUBJECTS[i],
+                    SUBJECTS[(i + 3) % SUBJECTS.len()]
+                ),
+            )
+            .unwrap(),
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// An index updated in place (files added, changed and removed) counts
+    /// and scores terms as one built afresh from the same files: a word
+    /// only a removed file held is unknown again, and BM25 returns the same
+    /// chunks with the same scores.
+    #[test]
+    fn an_updated_index_answers_as_a_fresh_one(
+        steps in proptest::collection::vec(proptest::collection::vec(0u8..3, 10), 2..4)
+    ) {
+        let work = tempfile::tempdir().unwrap();
+        let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+        std::fs::create_dir(&src).unwrap();
+        let words: Vec<&str> = SUBJECTS
+            .iter()
+            .flat_map(|s| s.split(|c: char| !c.is_alphanumeric()))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for (k, step) in steps.iter().enumerate() {
+            write_step(&src, step);
+            update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+            let fresh_dir = work.path().join(format!("fresh{k}"));
+            update(&src, &fresh_dir, &opts(), None, &mut |_| {}).unwrap();
+            let (updated, fresh) = (Index::open(&idx).unwrap(), Index::open(&fresh_dir).unwrap());
+            for w in &words {
+                for t in fresh.analyze(w) {
+                    proptest::prop_assert_eq!(updated.doc_freq(&t), fresh.doc_freq(&t), "{} at step {}", t, k);
+                }
+            }
+            let hits = |ix: &Index, q: &str| {
+                let mut h: Vec<(String, f32)> = ix
+                    .bm25(q, 20)
+                    .unwrap()
+                    .into_iter()
+                    .map(|h| (h.chunk.id, h.score))
+                    .collect();
+                h.sort_by(|a, b| a.0.cmp(&b.0));
+                h
+            };
+            for q in SUBJECTS.iter().take(5) {
+                let (u, f) = (hits(&updated, q), hits(&fresh, q));
+                proptest::prop_assert_eq!(u.len(), f.len(), "{} at step {}", q, k);
+                for ((ui, us), (fi, fs)) in u.iter().zip(&f) {
+                    proptest::prop_assert_eq!(ui, fi);
+                    proptest::prop_assert!((us - fs).abs() < 1e-4, "{} {} vs {} at step {}", ui, us, fs, k);
+                }
+            }
+        }
+    }
+}
