@@ -31,8 +31,8 @@ name, path = sys.argv[1], sys.argv[2]
 d = json.load(open(path))
 f = lambda x: '-' if x is None else '%.3f' % x
 high = d['confidence'].get('high', {})
-print('%-15s recall@5 %s  MRR %s  quote recall %s  off-topic %s  near-miss %s  false refusals %s  high right %s/%s  %.1f ms'
-      % (name, f(d['recall_at_k']), f(d['mrr']), f(d['quote_recall']),
+print('%-15s recall@5 %s  MRR %s  quote recall %s (%.0f words)  off-topic %s  near-miss %s  false refusals %s  high right %s/%s  %.1f ms'
+      % (name, f(d['recall_at_k']), f(d['mrr']), f(d['quote_recall']), d.get('mean_quote_words', 0),
          f(d['refusal_accuracy_off_topic']), f(d['refusal_accuracy_near_miss']),
          f(d['false_refusal_rate']), high.get('right', 0), high.get('answered', 0),
          d['mean_query_ms']))

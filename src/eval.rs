@@ -14,6 +14,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+use unicode_segmentation::UnicodeSegmentation;
 
 mod claims;
 pub use claims::{ClaimPair, ClaimsReport, Detection, run_claims};
@@ -94,6 +95,8 @@ pub struct QuestionResult {
     pub confidence: Confidence,
     /// The numbers the gate decided on (`ask --json`'s `gate.numbers`).
     pub gate: std::collections::BTreeMap<String, f64>,
+    /// Words in this answer's validated quotes, all together.
+    pub quote_words: usize,
 }
 
 /// How often an answer given at one confidence was right: an answerable
@@ -167,6 +170,8 @@ pub struct EvalReport {
     /// Share of answerable questions whose validated quotes hold an
     /// expected phrase: the quote that answers was offered.
     pub quote_recall: f64,
+    /// Mean length in words of the validated quotes of answered questions.
+    pub mean_quote_words: f64,
     /// Snippets of answered questions, by verdict.
     pub verdicts: BTreeMap<String, usize>,
     /// Validated snippets whose located text is not, after normalization,
@@ -397,6 +402,15 @@ pub fn run(
                 o.answer.confidence
             },
             gate: o.gate.numbers.clone(),
+            quote_words: if refused {
+                0
+            } else {
+                o.snippets
+                    .iter()
+                    .filter(|s| s.status == crate::validate::Status::Validated)
+                    .map(|s| s.content.unicode_words().count())
+                    .sum()
+            },
         });
     }
     let rates = |g: &GateConfig| {
@@ -549,8 +563,15 @@ pub fn run(
         results.iter().filter(|r| r.quote_hit == Some(true)).count(),
         answerable.len(),
     );
+    let validated_quotes: usize = results.iter().map(|r| r.validated_snippets).sum();
+    let mean_quote_words = if validated_quotes > 0 {
+        results.iter().map(|r| r.quote_words).sum::<usize>() as f64 / validated_quotes as f64
+    } else {
+        0.0
+    };
     Ok(EvalReport {
         quote_recall,
+        mean_quote_words,
         mrr,
         refusal_accuracy_off_topic: group_accuracy("off_topic"),
         refusal_accuracy_near_miss: group_accuracy("near_miss"),

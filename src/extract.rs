@@ -484,7 +484,27 @@ pub fn extractive(
             }
             first -= 1;
         }
-        ranges.push(sents[first].start..sents[w.last].end);
+        // And the sentence after it, when that one goes on about it ("To
+        // mitigate this, we use…"): the thought the quote opened ends there.
+        let mut last = w.last;
+        while last + 1 < sents.len()
+            && last - first + 1 < cfg.max_sentences
+            && refers_back(&text[sents[last + 1].clone()])
+            && !taken(last + 1)
+            && ends_sentence(&text[sents[last].clone()])
+            && ends_sentence(&text[sents[last + 1].clone()])
+            && !text[sents[last + 1].clone()].trim_end().ends_with('?')
+        {
+            let key = (
+                c.source_id.as_str(),
+                crate::ingest::collapse_ws(&text[sents[last + 1].clone()]),
+            );
+            if !quoted.insert(key) {
+                break;
+            }
+            last += 1;
+        }
+        ranges.push(sents[first].start..sents[last].end);
     }
     let snippets: Vec<Snippet> = chosen
         .iter()

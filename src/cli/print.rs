@@ -335,7 +335,11 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
     );
     let _ = writeln!(out, "recall@{}:          {:.3}", r.k, r.recall_at_k);
     let _ = writeln!(out, "MRR:                {:.3}", r.mrr);
-    let _ = writeln!(out, "quote recall:       {:.3}", r.quote_recall);
+    let _ = writeln!(
+        out,
+        "quote recall:       {:.3} (quotes of {:.1} words on average)",
+        r.quote_recall, r.mean_quote_words
+    );
     if let Some(a) = r.refusal_accuracy_off_topic {
         let _ = writeln!(out, "refusal (off-topic): {a:.3}");
     }

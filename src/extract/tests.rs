@@ -388,3 +388,54 @@ fn taking_in_what_a_quote_refers_to_does_not_quote_a_sentence_twice() {
         ex.snippets
     );
 }
+
+/// A quote followed by a sentence that goes on about it ("To mitigate
+/// this, we use…") takes that sentence in: the problem the quote states
+/// is answered there. A sentence that stands on its own is not taken, nor
+/// one that asks.
+#[test]
+fn a_quote_takes_in_the_sentence_that_goes_on_about_it() {
+    let text = "Here, alpha is a reward coefficient for each action. \
+        The query set may only include a subset of the groundtruth papers, so rewards \
+        based solely on matching papers could be sparse during training. \
+        To mitigate this, we use the Selector as an auxiliary reward model. \
+        The Crawler is trained with session-level PPO.";
+    let a = chunk("a.md#0", text);
+    let terms = vec![
+        ("sparse".to_string(), 3.0),
+        ("rewards".to_string(), 2.0),
+        ("training".to_string(), 1.0),
+    ];
+    let cfg = ExtractConfig {
+        per_chunk: 1,
+        max_snippets: 1,
+        ..ExtractConfig::default()
+    };
+    let question = "How are rewards kept from being sparse during training?";
+    let s = &lexical(&[&a], question, &terms, &cfg).snippets[0];
+    assert!(
+        s.content.starts_with("The query set") && s.content.ends_with("auxiliary reward model."),
+        "{:?}",
+        s.content
+    );
+    let span = s.span.as_ref().unwrap();
+    assert_eq!(
+        crate::text::slice_chars(&a.text, span.start, span.end),
+        s.content
+    );
+    // Followed by a sentence on its own, or by a question, the quote stays.
+    for next in [
+        "The Crawler is trained with session-level PPO.",
+        "Is this a problem for the Crawler?",
+    ] {
+        let b = chunk(
+            "b.md#0",
+            &format!(
+                "The query set may only include a subset of the groundtruth papers, so rewards \
+                 based solely on matching papers could be sparse during training. {next}"
+            ),
+        );
+        let s = &lexical(&[&b], question, &terms, &cfg).snippets[0];
+        assert!(s.content.ends_with("during training."), "{:?}", s.content);
+    }
+}
