@@ -2,7 +2,7 @@
 //! manifest and checksums), search it (BM25, vectors, phrases) and look
 //! chunks up.
 
-use super::live::LiveStats;
+use super::live::{LiveStats, TokenCounts};
 use super::schema::{self, Fields};
 use super::vectors::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
 use super::{MANIFEST_FORMAT, Manifest, damaged, first_damaged, no_panic, readonly};
@@ -23,6 +23,7 @@ pub struct Index {
     reader: IndexReader,
     fields: Fields,
     vectors: OpenedStore,
+    tokens: TokenCounts,
 }
 
 /// A chunk as returned by a search, with its stored vector if any.
@@ -157,11 +158,19 @@ impl Index {
             reader,
             fields,
             vectors,
+            tokens: TokenCounts::default(),
         })
     }
 
     pub fn chunk_count(&self) -> usize {
         self.manifest.chunk_count
+    }
+
+    fn live<'a>(&'a self, searcher: &'a tantivy::Searcher) -> LiveStats<'a> {
+        LiveStats {
+            searcher,
+            tokens: &self.tokens,
+        }
     }
 
     /// BM25 over heading chain + title + text, lenient about what users type.
@@ -178,7 +187,7 @@ impl Index {
         let top = searcher.search_with_statistics_provider(
             &q,
             &TopDocs::with_limit(k).order_by_score(),
-            &LiveStats(&searcher),
+            &self.live(&searcher),
         )?;
         top.into_iter()
             .map(|(score, addr)| {
@@ -261,7 +270,7 @@ impl Index {
     /// chunks of changed or removed sources do not count.
     pub fn doc_freq(&self, term: &str) -> u64 {
         let searcher = self.reader.searcher();
-        let live = LiveStats(&searcher);
+        let live = self.live(&searcher);
         self.max_over_text_fields(|f| live.doc_freq(&Term::from_field_text(f, term)).unwrap_or(0))
     }
 
