@@ -160,17 +160,24 @@ impl AnswerType {
             .split(|c: char| !(c.is_alphanumeric() || c == '\''))
             .filter(|w| !w.is_empty())
             .collect();
-        let new_name = |skip_first: bool| {
-            words.iter().enumerate().any(|(i, w)| {
-                (i > 0 || !skip_first)
-                    && w.chars().next().is_some_and(char::is_uppercase)
-                    && w.chars().skip(1).any(char::is_lowercase)
-                    && !question.contains(&w.to_lowercase())
+        // A capitalised word that is not the first of its sentence (every
+        // sentence's first word is capitalised).
+        let new_name = || {
+            crate::text::sentences(text).into_iter().any(|r| {
+                text[r]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                    .filter(|w| !w.is_empty())
+                    .skip(1)
+                    .any(|w| {
+                        w.chars().next().is_some_and(char::is_uppercase)
+                            && w.chars().skip(1).any(char::is_lowercase)
+                            && !question.contains(&w.to_lowercase())
+                    })
             })
         };
         let lower = text.to_lowercase();
         match self {
-            AnswerType::Person | AnswerType::Place => new_name(true),
+            AnswerType::Person | AnswerType::Place => new_name(),
             AnswerType::Time => {
                 words.iter().any(|w| {
                     w.len() == 4 && w.chars().all(|c| c.is_ascii_digit()) && !question.contains(*w)
@@ -267,6 +274,36 @@ pub fn refers_back(sentence: &str) -> bool {
         || words
             .iter()
             .any(|w| matches!(w.as_str(), "this" | "these" | "such"))
+}
+
+/// Does this sentence go on from the one before it: it refers back to
+/// it, or opens on a connective ("Finally the cook produced it; …",
+/// "However, …")? A quote takes in such a sentence after it. (Before it,
+/// only one that refers back: a sentence opening on "However" says what
+/// it says without the one it turns from.)
+pub fn goes_on(sentence: &str) -> bool {
+    let connective = [
+        "however",
+        "but",
+        "yet",
+        "finally",
+        "then",
+        "eventually",
+        "afterwards",
+        "instead",
+        "moreover",
+        "furthermore",
+        "consequently",
+        "accordingly",
+        "nevertheless",
+        "nonetheless",
+        "meanwhile",
+    ];
+    refers_back(sentence)
+        || sentence
+            .unicode_words()
+            .next()
+            .is_some_and(|w| connective.contains(&w.to_lowercase().as_str()))
 }
 
 struct Window {
@@ -489,7 +526,7 @@ pub fn extractive(
         let mut last = w.last;
         while last + 1 < sents.len()
             && last - first + 1 < cfg.max_sentences
-            && refers_back(&text[sents[last + 1].clone()])
+            && goes_on(&text[sents[last + 1].clone()])
             && !taken(last + 1)
             && ends_sentence(&text[sents[last].clone()])
             && ends_sentence(&text[sents[last + 1].clone()])
@@ -546,7 +583,7 @@ fn summarize(snippets: &[Snippet]) -> String {
             let lead = 1 + sents
                 .iter()
                 .skip(1)
-                .take_while(|r| refers_back(&s.content[(*r).clone()]))
+                .take_while(|r| goes_on(&s.content[(*r).clone()]))
                 .count();
             let first = match (sents.first(), sents.get(lead - 1)) {
                 (Some(a), Some(b)) => s.content[a.start..b.end].to_string(),

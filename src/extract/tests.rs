@@ -439,3 +439,50 @@ fn a_quote_takes_in_the_sentence_that_goes_on_about_it() {
         assert!(s.content.ends_with("during training."), "{:?}", s.content);
     }
 }
+
+/// A sentence opening on a connective ("Finally the cook produced it")
+/// goes on from the quote before it and is taken in after it; a quote
+/// that opens on one ("However, …") does not take in the sentence before.
+#[test]
+fn a_connective_goes_on_after_a_quote_but_does_not_reach_back() {
+    let text = "He moved to Döbling for the summer in 1821. \
+        On arriving he missed the manuscript of the Kyrie, and the most diligent search failed to find it. \
+        Finally the cook produced it; she had used the sheets for wrapping kitchen utensils. \
+        The Mass was finished two years later.";
+    let a = chunk("a.md#0", text);
+    let terms = vec![("manuscript".to_string(), 3.0), ("kyrie".to_string(), 2.0)];
+    let cfg = ExtractConfig {
+        per_chunk: 1,
+        max_snippets: 1,
+        ..ExtractConfig::default()
+    };
+    let s = &lexical(
+        &[&a],
+        "What happened to the manuscript of the Kyrie?",
+        &terms,
+        &cfg,
+    )
+    .snippets[0];
+    assert!(
+        s.content.starts_with("On arriving") && s.content.ends_with("kitchen utensils."),
+        "{:?}",
+        s.content
+    );
+    let b = chunk(
+        "b.md#0",
+        "The servants cared little for his papers. \
+         However, the manuscript of the Kyrie was found by the cook in the kitchen.",
+    );
+    let s = &lexical(
+        &[&b],
+        "Who found the manuscript of the Kyrie?",
+        &terms,
+        &cfg,
+    )
+    .snippets[0];
+    assert!(s.content.starts_with("However"), "{:?}", s.content);
+    assert!(
+        goes_on("However, the manuscript was found.")
+            && !refers_back("However, the manuscript was found.")
+    );
+}
