@@ -504,21 +504,19 @@ pub fn extractive(
                 .iter()
                 .any(|o| o.chunk == w.chunk && o.first <= k && k <= o.last)
         };
+        let sent = |k: usize| &text[sents[k].clone()];
+        // A sentence another quote holds (from an overlapping chunk) is
+        // not taken in again.
+        let mut claim =
+            |k: usize| quoted.insert((c.source_id.as_str(), crate::ingest::collapse_ws(sent(k))));
         let mut first = w.first;
         while first > 0
             && w.last - first + 1 < cfg.max_sentences
-            && refers_back(&text[sents[first].clone()])
+            && refers_back(sent(first))
             && !taken(first - 1)
-            && ends_sentence(&text[sents[first - 1].clone()])
+            && ends_sentence(sent(first - 1))
+            && claim(first - 1)
         {
-            // Nor a sentence another quote holds (from an overlapping chunk).
-            let key = (
-                c.source_id.as_str(),
-                crate::ingest::collapse_ws(&text[sents[first - 1].clone()]),
-            );
-            if !quoted.insert(key) {
-                break;
-            }
             first -= 1;
         }
         // And the sentence after it, when that one goes on about it ("To
@@ -526,19 +524,13 @@ pub fn extractive(
         let mut last = w.last;
         while last + 1 < sents.len()
             && last - first + 1 < cfg.max_sentences
-            && goes_on(&text[sents[last + 1].clone()])
+            && goes_on(sent(last + 1))
             && !taken(last + 1)
-            && ends_sentence(&text[sents[last].clone()])
-            && ends_sentence(&text[sents[last + 1].clone()])
-            && !text[sents[last + 1].clone()].trim_end().ends_with('?')
+            && ends_sentence(sent(last))
+            && ends_sentence(sent(last + 1))
+            && !sent(last + 1).trim_end().ends_with('?')
+            && claim(last + 1)
         {
-            let key = (
-                c.source_id.as_str(),
-                crate::ingest::collapse_ws(&text[sents[last + 1].clone()]),
-            );
-            if !quoted.insert(key) {
-                break;
-            }
             last += 1;
         }
         ranges.push(sents[first].start..sents[last].end);
