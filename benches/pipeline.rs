@@ -187,19 +187,7 @@ fn bench_updates(
     let ask_latency = || {
         let index = Index::open(idx).unwrap();
         index.wait_for_graph().ok();
-        let cfg = Config::default();
-        for q in qs.iter().take(5) {
-            research_board::pipeline::ask(&index, e, &cfg, q).unwrap();
-        }
-        let mut lat: Vec<f64> = qs
-            .iter()
-            .map(|q| {
-                let t = Instant::now();
-                research_board::pipeline::ask(&index, e, &cfg, q).unwrap();
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        (pct(&mut lat.clone(), 0.5), pct(&mut lat, 0.95))
+        ask_percentiles(&index, e, &Config::default(), &qs)
     };
     let before = ask_latency();
     let files = walk(src);
@@ -370,6 +358,27 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
+/// p50 and p95 in ms of `ask` over `qs` (after five to warm up).
+fn ask_percentiles(
+    index: &Index,
+    e: Option<&dyn Embedder>,
+    cfg: &Config,
+    qs: &[String],
+) -> (f64, f64) {
+    for q in qs.iter().take(5) {
+        research_board::pipeline::ask(index, e, cfg, q).unwrap();
+    }
+    let mut lat: Vec<f64> = qs
+        .iter()
+        .map(|q| {
+            let t = Instant::now();
+            research_board::pipeline::ask(index, e, cfg, q).unwrap();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    (pct(&mut lat.clone(), 0.5), pct(&mut lat, 0.95))
+}
+
 fn queries(n: usize) -> Vec<String> {
     let vocab = vocabulary();
     let mut seed = 42u64;
@@ -451,19 +460,7 @@ fn bench_scale(
     no_late.retrieve.window_weight = 0.3;
     no_late.extract.max_sim_weight = 0.0;
     let qs = queries(nq);
-    let latency = |index: &Index, cfg: &Config| {
-        // Warm up.
-        for q in qs.iter().take(5) {
-            research_board::pipeline::ask(index, e, cfg, q).unwrap();
-        }
-        let mut lat = Vec::new();
-        for q in &qs {
-            let t = Instant::now();
-            research_board::pipeline::ask(index, e, cfg, q).unwrap();
-            lat.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        (pct(&mut lat.clone(), 0.5), pct(&mut lat, 0.95))
-    };
+    let latency = |index: &Index, cfg: &Config| ask_percentiles(index, e, cfg, &qs);
     let report = |index: &Index, what: &str| {
         let (p50, p95) = latency(index, &cfg);
         println!(

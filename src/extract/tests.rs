@@ -11,6 +11,15 @@ fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The snippet is `c`'s text at the span it reports.
+fn assert_at_span(c: &Chunk, s: &Snippet) {
+    let span = s.span.as_ref().unwrap();
+    assert_eq!(
+        crate::text::slice_chars(&c.text, span.start, span.end),
+        s.content
+    );
+}
+
 /// The engine on words alone (no embedder, no question vector).
 fn lexical(
     chunks: &[&Chunk],
@@ -70,11 +79,7 @@ fn picks_the_sentences_that_answer_with_exact_spans() {
         s.content,
         "Smeaton’s mortar set under water. It was hydraulic lime."
     );
-    let span = s.span.as_ref().unwrap();
-    assert_eq!(
-        crate::text::slice_chars(&a.text, span.start, span.end),
-        s.content
-    );
+    assert_at_span(&a, s);
     assert!(ex.summary.contains("[1]"));
     assert!(ex.snippets.iter().all(|s| s.source_id == "a.md"));
 }
@@ -267,11 +272,7 @@ fn a_quote_that_refers_back_takes_in_what_it_refers_to() {
         "{:?}",
         s.content
     );
-    let span = s.span.as_ref().unwrap();
-    assert_eq!(
-        crate::text::slice_chars(&a.text, span.start, span.end),
-        s.content
-    );
+    assert_at_span(&a, s);
     // The summary quotes the sentence the quote was chosen for, with the
     // one it refers to.
     assert!(
@@ -418,11 +419,7 @@ fn a_quote_takes_in_the_sentence_that_goes_on_about_it() {
         "{:?}",
         s.content
     );
-    let span = s.span.as_ref().unwrap();
-    assert_eq!(
-        crate::text::slice_chars(&a.text, span.start, span.end),
-        s.content
-    );
+    assert_at_span(&a, s);
     // Followed by a sentence on its own, or by a question, the quote stays.
     for next in [
         "The Crawler is trained with session-level PPO.",
