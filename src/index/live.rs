@@ -5,78 +5,153 @@
 //! BM25 would weigh terms by sources no longer there. These statistics
 //! leave deleted documents out, so that an index updated in place answers
 //! as one built afresh from the same files would. A segment without
-//! deletions is read from its term dictionary as before (no cost); one
-//! with deletions is counted from its postings.
+//! deletions is read from its term dictionary as before (no cost); in one
+//! with deletions, the deleted documents holding the term are taken off
+//! its dictionary count (or, when most of a segment is deleted, its live
+//! postings are counted).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocSet, Searcher, TERMINATED, Term};
+use tantivy::{DocId, DocSet, Searcher, SegmentReader, TERMINATED, Term};
 
-/// Each field's token count over the live documents, for one searcher
-/// generation: counting it reads every field norm of a segment with
-/// deletions, so it is done once per generation, not once per question.
+/// What one searcher generation's statistics need beyond Tantivy's, found
+/// once per generation rather than once per question: each segment's
+/// deleted documents, and each field's token count over the live ones.
 #[derive(Default)]
-pub struct TokenCounts(Mutex<Option<(u64, HashMap<Field, u64>)>>);
+pub struct Cache {
+    generation: Mutex<Option<Arc<Generation>>>,
+    /// Tantivy's own statistics instead (the bench's baseline).
+    pub tantivy_only: std::sync::atomic::AtomicBool,
+}
+
+#[derive(Default)]
+struct Generation {
+    id: u64,
+    /// Deleted documents by segment (in the searcher's segment order),
+    /// ascending.
+    deleted: Vec<Vec<DocId>>,
+    tokens: Mutex<HashMap<Field, u64>>,
+}
 
 /// [`Bm25StatisticsProvider`] over the live documents of a searcher.
 pub struct LiveStats<'a> {
-    pub searcher: &'a Searcher,
-    pub tokens: &'a TokenCounts,
+    searcher: &'a Searcher,
+    generation: Arc<Generation>,
+    tantivy_only: bool,
 }
 
-impl LiveStats<'_> {
+impl<'a> LiveStats<'a> {
+    pub fn new(searcher: &'a Searcher, cache: &Cache) -> LiveStats<'a> {
+        let id = searcher.generation().generation_id();
+        let mut slot = cache.generation.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = match slot.as_ref() {
+            Some(g) if g.id == id => g.clone(),
+            _ => {
+                let deleted = searcher
+                    .segment_readers()
+                    .iter()
+                    .map(|seg| match seg.alive_bitset() {
+                        Some(alive) => (0..seg.max_doc()).filter(|&d| !alive.is_alive(d)).collect(),
+                        None => Vec::new(),
+                    })
+                    .collect();
+                let g = Arc::new(Generation {
+                    id,
+                    deleted,
+                    tokens: Mutex::default(),
+                });
+                *slot = Some(g.clone());
+                g
+            }
+        };
+        LiveStats {
+            searcher,
+            generation,
+            tantivy_only: cache
+                .tantivy_only
+                .load(std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
     fn count_tokens(&self, field: Field) -> tantivy::Result<u64> {
         let mut total = 0u64;
-        for seg in self.searcher.segment_readers() {
+        for (seg, deleted) in self.segments() {
             let all = seg.inverted_index(field)?.total_num_tokens();
-            let Some(alive) = seg.alive_bitset() else {
+            if deleted.is_empty() {
                 total += all;
                 continue;
-            };
+            }
             // The deleted documents' lengths (as the field norms keep them:
             // exact for short fields, close for long ones) come off.
             let norms = seg.get_fieldnorms_reader(field)?;
-            let deleted: u64 = (0..seg.max_doc())
-                .filter(|&d| !alive.is_alive(d))
-                .map(|d| u64::from(norms.fieldnorm(d)))
-                .sum();
-            total += all.saturating_sub(deleted);
+            let gone: u64 = deleted.iter().map(|&d| u64::from(norms.fieldnorm(d))).sum();
+            total += all.saturating_sub(gone);
         }
         Ok(total)
+    }
+
+    fn segments(&self) -> impl Iterator<Item = (&SegmentReader, &[DocId])> {
+        self.searcher
+            .segment_readers()
+            .iter()
+            .zip(self.generation.deleted.iter().map(Vec::as_slice))
     }
 }
 
 impl Bm25StatisticsProvider for LiveStats<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        let generation = self.searcher.generation().generation_id();
-        let mut cache = self.tokens.0.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.as_ref().is_none_or(|(g, _)| *g != generation) {
-            *cache = Some((generation, HashMap::new()));
+        if self.tantivy_only {
+            return self.searcher.total_num_tokens(field);
         }
-        let counts = &mut cache.as_mut().expect("set above").1;
-        if let Some(&n) = counts.get(&field) {
+        if let Some(&n) = self.generation.tokens.lock().unwrap().get(&field) {
             return Ok(n);
         }
         let n = self.count_tokens(field)?;
-        counts.insert(field, n);
+        self.generation.tokens.lock().unwrap().insert(field, n);
         Ok(n)
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
+        if self.tantivy_only {
+            return Bm25StatisticsProvider::total_num_docs(self.searcher);
+        }
         Ok(self.searcher.num_docs())
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        if self.tantivy_only {
+            return self.searcher.doc_freq(term);
+        }
         let mut n = 0u64;
-        for seg in self.searcher.segment_readers() {
+        for (seg, deleted) in self.segments() {
             let inverted = seg.inverted_index(term.field())?;
-            let Some(alive) = seg.alive_bitset() else {
-                n += u64::from(inverted.doc_freq(term)?);
+            let df = inverted.doc_freq(term)?;
+            if deleted.is_empty() || df == 0 {
+                n += u64::from(df);
+                continue;
+            }
+            let Some(mut postings) = inverted.read_postings(term, IndexRecordOption::Basic)? else {
                 continue;
             };
-            if let Some(mut postings) = inverted.read_postings(term, IndexRecordOption::Basic)? {
+            if deleted.len() < df as usize {
+                // Few deletions: seek each one in the postings.
+                let mut holding = 0u32;
+                for &d in deleted {
+                    // `seek` only goes forward: the postings may be past `d`.
+                    let at = match postings.doc() {
+                        cur if cur < d => postings.seek(d),
+                        cur => cur,
+                    };
+                    if at == TERMINATED {
+                        break;
+                    }
+                    holding += u32::from(at == d);
+                }
+                n += u64::from(df - holding);
+            } else {
+                let alive = seg.alive_bitset().expect("a segment with deletions");
                 let mut doc = postings.doc();
                 while doc != TERMINATED {
                     n += u64::from(alive.is_alive(doc));

@@ -2,7 +2,7 @@
 //! manifest and checksums), search it (BM25, vectors, phrases) and look
 //! chunks up.
 
-use super::live::{LiveStats, TokenCounts};
+use super::live::{Cache, LiveStats};
 use super::schema::{self, Fields};
 use super::vectors::{EXACT_SCAN_MAX_FLOATS, OpenedStore};
 use super::{MANIFEST_FORMAT, Manifest, damaged, first_damaged, no_panic, readonly};
@@ -23,7 +23,7 @@ pub struct Index {
     reader: IndexReader,
     fields: Fields,
     vectors: OpenedStore,
-    tokens: TokenCounts,
+    live: Cache,
 }
 
 /// A chunk as returned by a search, with its stored vector if any.
@@ -158,7 +158,7 @@ impl Index {
             reader,
             fields,
             vectors,
-            tokens: TokenCounts::default(),
+            live: Cache::default(),
         })
     }
 
@@ -166,11 +166,18 @@ impl Index {
         self.manifest.chunk_count
     }
 
-    fn live<'a>(&'a self, searcher: &'a tantivy::Searcher) -> LiveStats<'a> {
-        LiveStats {
-            searcher,
-            tokens: &self.tokens,
-        }
+    /// Count deleted documents in term statistics, as Tantivy does, or
+    /// not (the default): the scale bench's baseline for what leaving them
+    /// out costs.
+    #[doc(hidden)]
+    pub fn set_tantivy_statistics(&self, on: bool) {
+        self.live
+            .tantivy_only
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn live<'a>(&self, searcher: &'a tantivy::Searcher) -> LiveStats<'a> {
+        LiveStats::new(searcher, &self.live)
     }
 
     /// BM25 over heading chain + title + text, lenient about what users type.
