@@ -105,11 +105,21 @@ impl Bm25StatisticsProvider for LiveStats<'_> {
         if self.tantivy_only {
             return self.searcher.total_num_tokens(field);
         }
-        if let Some(&n) = self.generation.tokens.lock().unwrap().get(&field) {
+        if let Some(&n) = self
+            .generation
+            .tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&field)
+        {
             return Ok(n);
         }
         let n = self.count_tokens(field)?;
-        self.generation.tokens.lock().unwrap().insert(field, n);
+        self.generation
+            .tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(field, n);
         Ok(n)
     }
 
