@@ -94,7 +94,7 @@ pub struct QuestionResult {
     /// The answer's confidence ("none" when refused).
     pub confidence: Confidence,
     /// The numbers the gate decided on (`ask --json`'s `gate.numbers`).
-    pub gate: std::collections::BTreeMap<String, f64>,
+    pub gate: BTreeMap<String, f64>,
     /// Words in this answer's validated quotes, all together.
     pub quote_words: usize,
 }
@@ -341,22 +341,25 @@ pub fn run(
                 .iter()
                 .map(|c| (c.source_id.as_str(), c.text.as_str(), c.rank)),
         );
-        // Validated snippets whose located text really is in the chunk.
-        let verbatim = o
+        let validated: Vec<_> = o
             .snippets
             .iter()
+            .filter(|s| s.status == crate::validate::Status::Validated)
+            .collect();
+        // Validated snippets whose located text really is in the chunk.
+        let verbatim = validated
+            .iter()
             .filter(|s| {
-                s.status == crate::validate::Status::Validated
-                    && s.spans.iter().all(|sp| {
-                        o.candidates
-                            .iter()
-                            .find(|c| c.id == sp.chunk_id)
-                            .is_some_and(|c| {
-                                let located = slice_chars(&c.text, sp.start, sp.end);
-                                crate::validate::normalize(located).text
-                                    == crate::validate::normalize(&s.content).text
-                            })
-                    })
+                s.spans.iter().all(|sp| {
+                    o.candidates
+                        .iter()
+                        .find(|c| c.id == sp.chunk_id)
+                        .is_some_and(|c| {
+                            let located = slice_chars(&c.text, sp.start, sp.end);
+                            crate::validate::normalize(located).text
+                                == crate::validate::normalize(&s.content).text
+                        })
+                })
             })
             .count();
         results.push(QuestionResult {
@@ -387,14 +390,7 @@ pub fn run(
                             })
                     })
             }),
-            validated_snippets: if refused {
-                0
-            } else {
-                o.snippets
-                    .iter()
-                    .filter(|s| s.status == crate::validate::Status::Validated)
-                    .count()
-            },
+            validated_snippets: if refused { 0 } else { validated.len() },
             verbatim_snippets: if refused { 0 } else { verbatim },
             confidence: if refused {
                 Confidence::None
@@ -405,9 +401,8 @@ pub fn run(
             quote_words: if refused {
                 0
             } else {
-                o.snippets
+                validated
                     .iter()
-                    .filter(|s| s.status == crate::validate::Status::Validated)
                     .map(|s| s.content.unicode_words().count())
                     .sum()
             },
