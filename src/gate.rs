@@ -30,6 +30,11 @@ pub struct GateConfig {
     /// something absent is refused; one that mentions an absent name in
     /// passing ("the Moroccan traveller") is judged on its evidence.
     pub unknown_names_min_share: f32,
+    /// ...or, whatever their share, when one of them is an identifier
+    /// ("SMOTE", "AlphaFold", "GPT4") that no retrieved passage spells out
+    /// either: an identifier names one method, dataset or product, and
+    /// sources that never name it cannot be about it.
+    pub refuse_unknown_identifiers: bool,
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
@@ -57,6 +62,7 @@ impl Default for GateConfig {
             unknown_penalty: 0.25,
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
+            refuse_unknown_identifiers: true,
             high_confidence_score: 0.65,
             // Calibrated on the dev sets (README, "Confidence").
             high_confidence_coverage: 0.6,
@@ -208,6 +214,8 @@ pub struct GateInput<'a> {
     pub kept: &'a [Evidence],
     pub query_terms: usize,
     pub unknown_names: &'a [String],
+    /// Those of them that are identifiers no retrieved passage spells out.
+    pub unknown_identifiers: &'a [String],
     pub unknown_name_share: f32,
     pub unknown_share: f32,
 }
@@ -222,6 +230,10 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
     numbers.insert("unknown_penalty".into(), r4(cfg.unknown_penalty));
     numbers.insert("unknown_share".into(), r4(input.unknown_share));
     numbers.insert("unknown_names".into(), input.unknown_names.len() as f64);
+    numbers.insert(
+        "unknown_identifiers".into(),
+        input.unknown_identifiers.len() as f64,
+    );
     numbers.insert("unknown_name_share".into(), r4(input.unknown_name_share));
     numbers.insert(
         "unknown_names_min_share".into(),
@@ -299,9 +311,10 @@ fn unknown_names_refusal(
     tier: Tier,
     numbers: &BTreeMap<String, f64>,
 ) -> Option<GateDecision> {
+    let identifier = cfg.refuse_unknown_identifiers && !input.unknown_identifiers.is_empty();
     if !(cfg.refuse_unknown_names
         && !input.unknown_names.is_empty()
-        && input.unknown_name_share >= cfg.unknown_names_min_share)
+        && (input.unknown_name_share >= cfg.unknown_names_min_share || identifier))
     {
         return None;
     }
@@ -389,6 +402,7 @@ mod tests {
                 kept,
                 query_terms: terms,
                 unknown_names: &[],
+                unknown_identifiers: &[],
                 unknown_name_share: 0.0,
                 unknown_share: 0.0,
             };
@@ -431,6 +445,7 @@ mod tests {
             kept: &[cand(0.9)],
             query_terms: 2,
             unknown_names: &names,
+            unknown_identifiers: &[],
             unknown_name_share: 0.4,
             unknown_share: 0.4,
         };
@@ -447,6 +462,21 @@ mod tests {
         assert_eq!(d.reason, Reason::Passed);
         assert_eq!(d.numbers["unknown_name_share"], 0.1);
         assert_eq!(d.numbers["unknown_names_min_share"], 0.25);
+        // An identifier the sources never use refuses whatever its share
+        // ("In SMOTE, how many nearest neighbours…"), unless turned off.
+        let ids = vec!["SMOTE".to_string()];
+        let identifier = GateInput {
+            unknown_identifiers: &ids,
+            ..passing
+        };
+        let d = retrieval_gate(&identifier, &cfg);
+        assert_eq!(d.reason, Reason::UnknownNames);
+        assert_eq!(d.numbers["unknown_identifiers"], 1.0);
+        let off = GateConfig {
+            refuse_unknown_identifiers: false,
+            ..cfg
+        };
+        assert_eq!(retrieval_gate(&identifier, &off).reason, Reason::Passed);
         // The unknown share lowers the top score by the penalty.
         let cfg2 = GateConfig {
             unknown_penalty: 1.0,
@@ -457,6 +487,7 @@ mod tests {
             kept: &[cand(0.9)],
             query_terms: 2,
             unknown_names: &names,
+            unknown_identifiers: &[],
             unknown_name_share: 0.5,
             unknown_share: 0.5,
         };
@@ -481,6 +512,7 @@ mod tests {
             kept: &[],
             query_terms: 3,
             unknown_names: &[],
+            unknown_identifiers: &[],
             unknown_name_share: 0.0,
             unknown_share: 0.0,
         };
@@ -496,6 +528,7 @@ mod tests {
         let names = vec!["Japan".to_string()];
         let japan = GateInput {
             unknown_names: &names,
+            unknown_identifiers: &[],
             unknown_name_share: 0.5,
             ..input
         };

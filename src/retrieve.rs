@@ -6,6 +6,7 @@ use crate::chunk::Chunk;
 use crate::embed::{Embedder, dot};
 use crate::index::Index;
 use anyhow::Result;
+use names::unknown_names;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -112,6 +113,10 @@ pub struct Retrieval {
     /// Names in the question (capitalised words, or runs of them) that occur
     /// nowhere in the sources.
     pub unknown_names: Vec<String>,
+    /// Those of them that are identifiers ("SMOTE", "AlphaFold") which no
+    /// candidate passage spells out either: a question about a method or
+    /// product the sources never name.
+    pub unknown_identifiers: Vec<String>,
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
@@ -434,11 +439,27 @@ pub fn retrieve(
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
     }
+    let unknown_identifiers = if names::shouted(query) {
+        Vec::new()
+    } else {
+        unknown_names
+            .iter()
+            .filter(|n| names::is_identifier(n))
+            .filter(|n| {
+                !candidates.iter().any(|c| {
+                    names::spells_out(&c.chunk.text, n)
+                        || names::spells_out(&c.chunk.source_title, n)
+                })
+            })
+            .cloned()
+            .collect()
+    };
     Ok(Retrieval {
         normalized_query: normalized,
         terms,
         candidates,
         unknown_names,
+        unknown_identifiers,
         unknown_name_share,
         unknown_share,
         query_vector,
@@ -510,79 +531,6 @@ fn min_max(scores: Vec<f32>) -> impl Fn(f32) -> f32 {
     }
 }
 
-/// Names in `query` the sources never mention: a capitalised word (not
-/// filler) none of whose analysed terms occurs in the index, or a run of
-/// capitalised words ("Hook Head") whose words all occur but never together.
-fn unknown_names(index: &Index, query: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for run in capitalised_runs(query) {
-        let mut all_known = true;
-        for w in &run.words {
-            let terms = index.analyze(w);
-            if !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0) {
-                all_known = false;
-                if !out.iter().any(|o| o == w) {
-                    out.push(w.to_string());
-                }
-            }
-        }
-        // A sentence's first word is capitalised anyway: not part of a name.
-        let name = &run.words[usize::from(run.sentence_start)..];
-        if all_known && name.len() > 1 {
-            let phrase = name.join(" ");
-            if index.phrase_freq(&phrase) == 0 && !out.contains(&phrase) {
-                out.push(phrase);
-            }
-        }
-    }
-    out
-}
-
-#[derive(Default)]
-struct Run<'a> {
-    words: Vec<&'a str>,
-    /// The run's first word begins the question or a sentence of it.
-    sentence_start: bool,
-}
-
-/// Runs of adjacent capitalised, non-filler words of `query`, possessives
-/// stripped; a lower-case word or punctuation ends a run.
-fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
-    let in_word = |c: char| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-');
-    let mut runs = Vec::new();
-    let mut sentence_start = true;
-    for clause in query.split_inclusive(|c: char| !(in_word(c) || c.is_whitespace())) {
-        let mut at_start = sentence_start;
-        let mut run = Run::default();
-        for word in clause.split(|c: char| !in_word(c)) {
-            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let w = ["'s", "’s"]
-                .iter()
-                .find_map(|p| w.strip_suffix(p))
-                .unwrap_or(w);
-            if w.is_empty() {
-                continue;
-            }
-            if w.chars().next().is_some_and(char::is_uppercase)
-                && !FILLER.contains(&w.to_lowercase().as_str())
-            {
-                if run.words.is_empty() {
-                    run.sentence_start = at_start;
-                }
-                run.words.push(w);
-            } else if !run.words.is_empty() {
-                runs.push(std::mem::take(&mut run));
-            }
-            at_start = false;
-        }
-        if !run.words.is_empty() {
-            runs.push(run);
-        }
-        sentence_start = clause.trim_end().ends_with(['.', '?', '!']);
-    }
-    runs
-}
-
 fn blank(chunk: Chunk) -> Candidate {
     Candidate {
         chunk,
@@ -626,5 +574,6 @@ fn fold_copies(candidates: &mut Vec<Candidate>) {
     candidates.retain(|_| k.next().unwrap_or(true));
 }
 
+mod names;
 #[cfg(test)]
 mod tests;

@@ -23,8 +23,10 @@ pub struct Fields {
     pub vector: Field,
 }
 
-/// The analyzer of the text fields: words (letters and digits), lower-cased,
-/// folded to ASCII ("Méhul" finds "Mehul" and back), English-stemmed.
+/// The analyzer of the text fields: words (letters and digits), an
+/// abbreviation's plural made singular ("PDFs" finds "PDF": the stemmer
+/// leaves a word without a vowel alone), lower-cased, folded to ASCII
+/// ("Méhul" finds "Mehul" and back), English-stemmed.
 /// Registered on every opened index by [`register`].
 pub const ANALYZER: &str = "en_fold";
 
@@ -36,6 +38,7 @@ pub fn register(index: &tantivy::Index) {
     };
     let analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
+        .filter(AbbreviationPlural)
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .filter(Stemmer::new(Language::English))
@@ -65,4 +68,65 @@ pub fn build() -> (Schema, Fields) {
         vector: b.add_bytes_field("vector", BytesOptions::default().set_stored()),
     };
     (b.build(), fields)
+}
+
+/// Token filter: an abbreviation's plural ("PDFs", "LLMs", "GPU2s": two or
+/// more capitals or digits, then a lower-case "s") loses its "s".
+#[derive(Clone)]
+struct AbbreviationPlural;
+
+impl tantivy::tokenizer::TokenFilter for AbbreviationPlural {
+    type Tokenizer<T: tantivy::tokenizer::Tokenizer> = AbbreviationPlural1<T>;
+
+    fn transform<T: tantivy::tokenizer::Tokenizer>(self, tokenizer: T) -> AbbreviationPlural1<T> {
+        AbbreviationPlural1(tokenizer)
+    }
+}
+
+#[derive(Clone)]
+struct AbbreviationPlural1<T>(T);
+
+impl<T: tantivy::tokenizer::Tokenizer> tantivy::tokenizer::Tokenizer for AbbreviationPlural1<T> {
+    type TokenStream<'a> = AbbreviationPluralStream<T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        AbbreviationPluralStream(self.0.token_stream(text))
+    }
+}
+
+struct AbbreviationPluralStream<S>(S);
+
+impl<S: tantivy::tokenizer::TokenStream> tantivy::tokenizer::TokenStream
+    for AbbreviationPluralStream<S>
+{
+    fn advance(&mut self) -> bool {
+        if !self.0.advance() {
+            return false;
+        }
+        let text = &mut self.0.token_mut().text;
+        if abbreviation_plural(text) {
+            text.pop();
+        }
+        true
+    }
+
+    fn token(&self) -> &tantivy::tokenizer::Token {
+        self.0.token()
+    }
+
+    fn token_mut(&mut self) -> &mut tantivy::tokenizer::Token {
+        self.0.token_mut()
+    }
+}
+
+/// "PDFs", "LLMs", "GPU2s": an abbreviation (capitals and digits, at least
+/// two capitals) with a plural "s".
+fn abbreviation_plural(word: &str) -> bool {
+    word.strip_suffix('s').is_some_and(|stem| {
+        stem.len() >= 2
+            && stem
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && stem.bytes().filter(u8::is_ascii_uppercase).count() >= 2
+    })
 }

@@ -221,3 +221,24 @@ proptest::proptest! {
         }
     }
 }
+
+/// An abbreviation's plural finds its singular and back ("PDFs" / "PDF"),
+/// as a word's plural does; a word that is not an abbreviation keeps its
+/// stemmer's analysis.
+#[test]
+fn an_abbreviations_plural_finds_its_singular() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(src.join("a.md"), "Each PDF was split by two GPUs.\n").unwrap();
+    update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+    let index = Index::open(&idx).unwrap();
+    assert_eq!(
+        index.analyze("PDFs GPU LLMs Rs CDs"),
+        ["pdf", "gpu", "llm", "rs", "cd"]
+    );
+    assert_eq!(index.doc_freq("pdf"), 1);
+    assert_eq!(index.doc_freq("gpu"), 1);
+    assert_eq!(index.bm25("scientific PDFs", 5).unwrap().len(), 1);
+    assert_eq!(index.bm25("one GPU", 5).unwrap().len(), 1);
+}

@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tantivy::{TantivyDocument, Term};
 
-/// Bumped whenever loaders or the chunker change what they produce, so that
-/// an index built by an older version is rebuilt rather than reused.
-const CHUNKER_VERSION: u32 = 18;
+/// Bumped whenever loaders, the chunker or the analyzer change what they
+/// produce, so that an index built by an older version is rebuilt rather
+/// than reused.
+const CHUNKER_VERSION: u32 = 19;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]

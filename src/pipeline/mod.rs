@@ -168,6 +168,9 @@ pub struct QueryOutcome {
     pub normalized_query: String,
     /// Names in the question that occur nowhere in the sources.
     pub unknown_names: Vec<String>,
+    /// Those of them that are identifiers ("SMOTE") no retrieved passage
+    /// spells out.
+    pub unknown_identifiers: Vec<String>,
     /// IDF-weighted share of query terms that belong to those names.
     pub unknown_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
@@ -246,6 +249,7 @@ pub fn ask_with(
         query: query.to_string(),
         normalized_query: retrieval.normalized_query.clone(),
         unknown_names: retrieval.unknown_names.clone(),
+        unknown_identifiers: retrieval.unknown_identifiers.clone(),
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
         engine: engine.name(),
@@ -297,6 +301,7 @@ pub fn ask_with(
         kept: &kept,
         query_terms: retrieval.terms.len(),
         unknown_names: &retrieval.unknown_names,
+        unknown_identifiers: &retrieval.unknown_identifiers,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
     };

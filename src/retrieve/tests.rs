@@ -1,3 +1,4 @@
+use super::names::capitalised_runs;
 use super::*;
 
 fn runs(q: &str) -> Vec<(String, bool)> {
@@ -104,4 +105,28 @@ fn normalization_strips_question_phrasing() {
         normalize_query("the 1838 Forfarshire wreck"),
         "1838 forfarshire wreck"
     );
+}
+
+#[test]
+fn identifiers_and_what_spells_them_out() {
+    use super::names::{is_identifier, shouted, spells_out};
+    for w in ["SMOTE", "AlphaFold", "HR", "GPT4", "LeRaC", "Mono2Micro"] {
+        assert!(is_identifier(w), "{w}");
+    }
+    for w in ["Moroccan", "Smeaton", "VIII", "II", "1991", "lens", "New"] {
+        assert!(!is_identifier(w), "{w}");
+    }
+    assert!(spells_out("drawn from the Human Resources records", "HR"));
+    assert!(spells_out("a learning rate curriculum (ours)", "LeRaC"));
+    assert!(spells_out("the Department of Energy said", "DOE"));
+    assert!(spells_out(
+        "Synthetic Minority Over-sampling TEchnique",
+        "SMOT"
+    ));
+    assert!(!spells_out("minority classes were oversampled", "SMOTE"));
+    // The initials must be consecutive words, small words aside.
+    assert!(!spells_out("human error in the resource plan", "HR"));
+    assert!(!spells_out("GPT4 and friends", "GPT4"));
+    assert!(shouted("WHO BUILT THE EDDYSTONE LIGHT?"));
+    assert!(!shouted("How does SMOTE pick its neighbours?"));
 }

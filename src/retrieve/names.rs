@@ -1,0 +1,157 @@
+//! Names in a question: capitalised words and runs of them, and which of
+//! them the sources never mention.
+
+use super::FILLER;
+use crate::index::Index;
+
+/// Names in `query` the sources never mention: a capitalised word (not
+/// filler) none of whose analysed terms occurs in the index, or a run of
+/// capitalised words ("Hook Head") whose words all occur but never together.
+pub(super) fn unknown_names(index: &Index, query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for run in capitalised_runs(query) {
+        let mut all_known = true;
+        for w in &run.words {
+            let terms = index.analyze(w);
+            if !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0) {
+                all_known = false;
+                if !out.iter().any(|o| o == w) {
+                    out.push(w.to_string());
+                }
+            }
+        }
+        // A sentence's first word is capitalised anyway: not part of a name.
+        let name = &run.words[usize::from(run.sentence_start)..];
+        if all_known && name.len() > 1 {
+            let phrase = name.join(" ");
+            if index.phrase_freq(&phrase) == 0 && !out.contains(&phrase) {
+                out.push(phrase);
+            }
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+pub(super) struct Run<'a> {
+    pub words: Vec<&'a str>,
+    /// The run's first word begins the question or a sentence of it.
+    pub sentence_start: bool,
+}
+
+/// Runs of adjacent capitalised, non-filler words of `query`, possessives
+/// stripped; a lower-case word or punctuation ends a run.
+pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
+    let in_word = |c: char| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-');
+    let mut runs = Vec::new();
+    let mut sentence_start = true;
+    for clause in query.split_inclusive(|c: char| !(in_word(c) || c.is_whitespace())) {
+        let mut at_start = sentence_start;
+        let mut run = Run::default();
+        for word in clause.split(|c: char| !in_word(c)) {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+            let w = ["'s", "’s"]
+                .iter()
+                .find_map(|p| w.strip_suffix(p))
+                .unwrap_or(w);
+            if w.is_empty() {
+                continue;
+            }
+            if w.chars().next().is_some_and(char::is_uppercase)
+                && !FILLER.contains(&w.to_lowercase().as_str())
+            {
+                if run.words.is_empty() {
+                    run.sentence_start = at_start;
+                }
+                run.words.push(w);
+            } else if !run.words.is_empty() {
+                runs.push(std::mem::take(&mut run));
+            }
+            at_start = false;
+        }
+        if !run.words.is_empty() {
+            runs.push(run);
+        }
+        sentence_start = clause.trim_end().ends_with(['.', '?', '!']);
+    }
+    runs
+}
+
+/// An identifier: a word with two or more capitals ("SMOTE", "AlphaFold",
+/// "HR") or with a capital and a digit ("GPT4"), and not a Roman numeral
+/// ("VIII"). It names one thing: a method, a dataset, a product.
+pub(super) fn is_identifier(word: &str) -> bool {
+    let capitals = word.chars().filter(|c| c.is_uppercase()).count();
+    let digits = word.chars().any(|c| c.is_ascii_digit());
+    let roman = word.chars().all(|c| "IVXLCDM".contains(c));
+    (capitals >= 2 || (capitals == 1 && digits)) && !roman
+}
+
+/// The question is written in capitals throughout (more than half its
+/// words): its capitals say nothing about names.
+pub(super) fn shouted(query: &str) -> bool {
+    let words: Vec<&str> = query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .collect();
+    let caps = words
+        .iter()
+        .filter(|w| {
+            w.chars()
+                .filter(|c| c.is_alphabetic())
+                .all(char::is_uppercase)
+        })
+        .count();
+    2 * caps > words.len()
+}
+
+/// Words too small to count in an abbreviation ("Department *of* Energy").
+const SMALL: &[&str] = &[
+    "a", "an", "and", "for", "in", "of", "on", "the", "to", "with",
+];
+
+/// `text` spells out the abbreviation `word`: consecutive words whose
+/// initials are its capitals, in order ("Human Resources" for "HR",
+/// "Learning Rate Curriculum" for "LeRaC"), small words between them
+/// skipped; the parts of a hyphenated word after its first may count or
+/// not ("Over-sampling").
+pub(super) fn spells_out(text: &str, word: &str) -> bool {
+    let letters: Vec<char> = word
+        .chars()
+        .filter(|c| c.is_uppercase())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if letters.len() < 2 {
+        return false;
+    }
+    // (word, may be skipped)
+    let words: Vec<(String, bool)> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .flat_map(|w| {
+            w.split('-')
+                .filter(|p| !p.is_empty())
+                .enumerate()
+                .map(|(i, p)| {
+                    let p = p.to_lowercase();
+                    let skip = i > 0 || SMALL.contains(&p.as_str());
+                    (p, skip)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let initial = |w: &str| w.chars().next();
+    (0..words.len()).any(|start| {
+        let mut k = 0;
+        for (w, skip) in &words[start..] {
+            if initial(w) == Some(letters[k]) {
+                k += 1;
+                if k == letters.len() {
+                    return true;
+                }
+            } else if k == 0 || !skip {
+                return false;
+            }
+        }
+        false
+    })
+}
