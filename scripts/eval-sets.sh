@@ -20,9 +20,9 @@ corpora=$here/../shared/corpora
 mkdir -p "$root"
 args=()
 [ -n "$cfg" ] && args+=(--config "$(realpath "$cfg")")
-run() { # name folder questions [--split S]
-  local name=$1 dir=$2 qs=$3; shift 3
-  "$bin" eval "$dir" --questions "$qs" --index-dir "$root/$name" "$@" ${args[@]+"${args[@]}"} \
+run() { # name index folder questions [--split S]
+  local name=$1 ix=$2 dir=$3 qs=$4; shift 4
+  "$bin" eval "$dir" --questions "$qs" --index-dir "$root/$ix" "$@" ${args[@]+"${args[@]}"} \
     --report "$root/$name-$split.json" >/dev/null 2>"$root/$name-$split.err" || {
       echo "$name: eval failed, see $root/$name-$split.err" >&2; return 1; }
   python3 - "$name ($split)" "$root/$name-$split.json" <<'PY'
@@ -39,7 +39,11 @@ print('%-15s recall@5 %s  MRR %s  quote recall %s (%.0f words)  off-topic %s  ne
 PY
 }
 if [ "$split" = dev ]; then
-  run lighthouse "$here/sample-sources" "$here/eval/questions.json"
+  run lighthouse lighthouse "$here/sample-sources" "$here/eval/questions.json"
 fi
-run music "$corpora/music-library" "$here/eval/music-questions.json" --split "$split"
-run papers "$corpora/papers" "$here/eval/papers-questions.json" --split "$split"
+run music music "$corpora/music-library" "$here/eval/music-questions.json" --split "$split"
+run papers papers "$corpora/papers" "$here/eval/papers-questions.json" --split "$split"
+# The second sets over the same folders (written blind later) share their
+# indexes.
+run music-b music "$corpora/music-library" "$here/eval/music-questions-b.json" --split "$split"
+run papers-b papers "$corpora/papers" "$here/eval/papers-questions-b.json" --split "$split"
