@@ -40,7 +40,7 @@ pub(super) struct Run<'a> {
 }
 
 /// Runs of adjacent capitalised, non-filler words of `query`, possessives
-/// stripped; a lower-case word or punctuation ends a run.
+/// stripped; a lower-case word, punctuation or a possessive ends a run.
 pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
     let in_word = |c: char| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-');
     let mut runs = Vec::new();
@@ -50,10 +50,8 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
         let mut run = Run::default();
         for word in clause.split(|c: char| !in_word(c)) {
             let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let w = ["'s", "’s"]
-                .iter()
-                .find_map(|p| w.strip_suffix(p))
-                .unwrap_or(w);
+            let owner = ["'s", "’s"].iter().find_map(|p| w.strip_suffix(p));
+            let w = owner.unwrap_or(w);
             if w.is_empty() {
                 continue;
             }
@@ -64,6 +62,11 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
                     run.sentence_start = at_start;
                 }
                 run.words.push(w);
+                // A possessive ends a name: "Kuhnau's Bible Sonatas" names
+                // Kuhnau and his Bible Sonatas.
+                if owner.is_some() {
+                    runs.push(std::mem::take(&mut run));
+                }
             } else if !run.words.is_empty() {
                 runs.push(std::mem::take(&mut run));
             }
@@ -81,6 +84,9 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
 /// "HR") or with a capital and a digit ("GPT4"), and not a Roman numeral
 /// ("VIII"). It names one thing: a method, a dataset, a product.
 pub(super) fn is_identifier(word: &str) -> bool {
+    if word.contains(char::is_whitespace) {
+        return false;
+    }
     let capitals = word.chars().filter(|c| c.is_uppercase()).count();
     let digits = word.chars().any(|c| c.is_ascii_digit());
     let roman = word.chars().all(|c| "IVXLCDM".contains(c));
@@ -121,7 +127,10 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
         .filter(|c| c.is_uppercase())
         .flat_map(char::to_lowercase)
         .collect();
-    if letters.len() < 2 {
+    // An abbreviation is mostly capitals; "LibriSpeech" or "AlphaFold" is
+    // a compound name, spelled out nowhere.
+    let all = word.chars().filter(|c| c.is_alphabetic()).count();
+    if letters.len() < 2 || 2 * letters.len() < all {
         return false;
     }
     // (word, may be skipped)

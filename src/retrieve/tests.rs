@@ -31,6 +31,11 @@ fn names_are_runs_of_capitalised_words() {
         own(&[("George R", true), ("Putnam", true)])
     );
     assert!(runs("what is a lens?").is_empty());
+    // A possessive ends a name.
+    assert_eq!(
+        runs("in Kuhnau's 'Bible' Sonatas"),
+        own(&[("Kuhnau", false), ("Bible Sonatas", false)])
+    );
 }
 
 fn cand(id: &str, bm25: Option<(f32, usize)>, vector: Option<(f32, usize)>) -> Candidate {
@@ -127,6 +132,9 @@ fn identifiers_and_what_spells_them_out() {
     // The initials must be consecutive words, small words aside.
     assert!(!spells_out("human error in the resource plan", "HR"));
     assert!(!spells_out("GPT4 and friends", "GPT4"));
+    // A compound name is not an abbreviation.
+    assert!(!spells_out("a large speech corpus", "LibriSpeech"));
+    assert!(!is_identifier("Kuhnau Bible Sonatas"));
     assert!(shouted("WHO BUILT THE EDDYSTONE LIGHT?"));
     assert!(!shouted("How does SMOTE pick its neighbours?"));
 }
