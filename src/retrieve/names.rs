@@ -4,29 +4,28 @@
 use super::FILLER;
 use crate::index::Index;
 
-/// Names in `query` the sources never mention: a capitalised word (not
-/// filler) none of whose analysed terms occurs in the index, or a run of
-/// capitalised words ("Hook Head") whose words all occur but never together.
+/// Names in `query` the sources never mention: a run of capitalised words
+/// ("Kneisel Quartet") one of whose words none of the sources use (the whole
+/// run is the name), or whose words all occur but never together ("Hook
+/// Head"). A known word that begins a sentence is not part of the name.
 pub(super) fn unknown_names(index: &Index, query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let unknown = |w: &str| {
+        let terms = index.analyze(w);
+        !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
+    };
     for run in capitalised_runs(query) {
-        let mut all_known = true;
-        for w in &run.words {
-            let terms = index.analyze(w);
-            if !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0) {
-                all_known = false;
-                if !out.iter().any(|o| o == w) {
-                    out.push(w.to_string());
-                }
-            }
-        }
-        // A sentence's first word is capitalised anyway: not part of a name.
-        let name = &run.words[usize::from(run.sentence_start)..];
-        if all_known && name.len() > 1 {
-            let phrase = name.join(" ");
-            if index.phrase_freq(&phrase) == 0 && !out.contains(&phrase) {
-                out.push(phrase);
-            }
+        let flags: Vec<bool> = run.words.iter().map(|w| unknown(w)).collect();
+        // A sentence's first word is capitalised anyway.
+        let from = usize::from(run.sentence_start && !flags[0]);
+        let name = run.words[from..].join(" ");
+        let found = if flags.contains(&true) {
+            true
+        } else {
+            run.words.len() - from > 1 && index.phrase_freq(&name) == 0
+        };
+        if found && !name.is_empty() && !out.contains(&name) {
+            out.push(name);
         }
     }
     out

@@ -138,3 +138,32 @@ fn identifiers_and_what_spells_them_out() {
     assert!(shouted("WHO BUILT THE EDDYSTONE LIGHT?"));
     assert!(!shouted("How does SMOTE pick its neighbours?"));
 }
+
+/// A name is the whole run of capitalised words: one word the sources never
+/// use makes the run unknown ("Kneisel Quartet", though quartets abound);
+/// known words that never stand together make it unknown too ("Hook
+/// Head"); a known word that begins the question is not part of it.
+#[test]
+fn unknown_names_are_whole_runs() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("a.md"),
+        "The Boston Quartet played at the Hook of the bay. Its head \
+         violinist came from Wexford.\n",
+    )
+    .unwrap();
+    let opts = crate::index::UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    };
+    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
+    let index = Index::open(&idx).unwrap();
+    let names = |q: &str| super::names::unknown_names(&index, q);
+    assert_eq!(names("Who led the Kneisel Quartet?"), ["Kneisel Quartet"]);
+    assert_eq!(names("Who built Hook Head?"), ["Hook Head"]);
+    assert!(names("Who led the Boston Quartet from Wexford?").is_empty());
+    assert_eq!(names("Boston Kneisel players?"), ["Kneisel"]);
+    assert_eq!(names("Kneisel Quartet players?"), ["Kneisel Quartet"]);
+}
