@@ -320,6 +320,7 @@ pub fn run(
                 query_terms: usize::from(!o.normalized_query.is_empty()),
                 unknown_names: &o.unknown_names,
                 unknown_identifiers: &o.unknown_identifiers,
+                unseen_identifiers: &o.unseen_identifiers,
                 unknown_name_share: o.unknown_name_share,
                 unknown_share: o.unknown_share,
             },

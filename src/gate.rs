@@ -35,6 +35,10 @@ pub struct GateConfig {
     /// either: an identifier names one method, dataset or product, and
     /// sources that never name it cannot be about it.
     pub refuse_unknown_identifiers: bool,
+    /// Retrieval tier: refuse when the question holds an identifier the
+    /// sources use ("AUROC") but none of the kept passages names or spells
+    /// out: they are about something else.
+    pub refuse_unseen_identifiers: bool,
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
@@ -63,6 +67,7 @@ impl Default for GateConfig {
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
             refuse_unknown_identifiers: true,
+            refuse_unseen_identifiers: true,
             high_confidence_score: 0.65,
             // Calibrated on the dev sets (README, "Confidence").
             high_confidence_coverage: 0.6,
@@ -95,6 +100,7 @@ pub enum Reason {
     EmptyQuery,
     NoChunksRetrieved,
     UnknownNames,
+    UnseenIdentifiers,
     TopScoreTooLow,
     NoClearWinner,
     NoChunkAboveThreshold,
@@ -111,6 +117,7 @@ impl Reason {
             Reason::EmptyQuery => "the question has no searchable words",
             Reason::NoChunksRetrieved => "nothing in the sources matched the question",
             Reason::UnknownNames => "the question names something the sources never mention",
+            Reason::UnseenIdentifiers => "no passage found names what the question asks about",
             Reason::TopScoreTooLow => "the best passage matches too little of the question",
             Reason::NoClearWinner => "no passage stands out from the others",
             Reason::NoChunkAboveThreshold => {
@@ -216,6 +223,9 @@ pub struct GateInput<'a> {
     pub unknown_names: &'a [String],
     /// Those of them that are identifiers no retrieved passage spells out.
     pub unknown_identifiers: &'a [String],
+    /// Identifiers the sources use but no kept passage names (retrieval
+    /// tier only: a reranking model reads the passages itself).
+    pub unseen_identifiers: &'a [String],
     pub unknown_name_share: f32,
     pub unknown_share: f32,
 }
@@ -257,6 +267,20 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
         );
     }
     if let Some(d) = unknown_names_refusal(input, cfg, Tier::Retrieval, &numbers) {
+        return d;
+    }
+    numbers.insert(
+        "unseen_identifiers".into(),
+        input.unseen_identifiers.len() as f64,
+    );
+    if cfg.refuse_unseen_identifiers && !input.unseen_identifiers.is_empty() {
+        let mut d = GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::UnseenIdentifiers,
+            numbers,
+        );
+        d.message = format!("{}: {}", d.message, input.unseen_identifiers.join(", "));
         return d;
     }
     let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
@@ -403,6 +427,7 @@ mod tests {
                 query_terms: terms,
                 unknown_names: &[],
                 unknown_identifiers: &[],
+                unseen_identifiers: &[],
                 unknown_name_share: 0.0,
                 unknown_share: 0.0,
             };
@@ -446,6 +471,7 @@ mod tests {
             query_terms: 2,
             unknown_names: &names,
             unknown_identifiers: &[],
+            unseen_identifiers: &[],
             unknown_name_share: 0.4,
             unknown_share: 0.4,
         };
@@ -477,6 +503,21 @@ mod tests {
             ..cfg
         };
         assert_eq!(retrieval_gate(&identifier, &off).reason, Reason::Passed);
+        // An identifier the sources use but no kept passage names refuses
+        // in the retrieval tier, and says which.
+        let auroc = vec!["AUROC".to_string()];
+        let unseen = GateInput {
+            unseen_identifiers: &auroc,
+            ..passing
+        };
+        let d = retrieval_gate(&unseen, &cfg);
+        assert_eq!(d.reason, Reason::UnseenIdentifiers);
+        assert!(d.message.ends_with("AUROC"), "{}", d.message);
+        let off = GateConfig {
+            refuse_unseen_identifiers: false,
+            ..cfg
+        };
+        assert_eq!(retrieval_gate(&unseen, &off).reason, Reason::Passed);
         // The unknown share lowers the top score by the penalty.
         let cfg2 = GateConfig {
             unknown_penalty: 1.0,
@@ -488,6 +529,7 @@ mod tests {
             query_terms: 2,
             unknown_names: &names,
             unknown_identifiers: &[],
+            unseen_identifiers: &[],
             unknown_name_share: 0.5,
             unknown_share: 0.5,
         };
@@ -513,6 +555,7 @@ mod tests {
             query_terms: 3,
             unknown_names: &[],
             unknown_identifiers: &[],
+            unseen_identifiers: &[],
             unknown_name_share: 0.0,
             unknown_share: 0.0,
         };
@@ -529,6 +572,7 @@ mod tests {
         let japan = GateInput {
             unknown_names: &names,
             unknown_identifiers: &[],
+            unseen_identifiers: &[],
             unknown_name_share: 0.5,
             ..input
         };

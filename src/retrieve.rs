@@ -117,6 +117,10 @@ pub struct Retrieval {
     /// candidate passage spells out either: a question about a method or
     /// product the sources never name.
     pub unknown_identifiers: Vec<String>,
+    /// Identifiers of the question the sources use ("AUROC") but none of
+    /// the top `top_k` passages names (text, title or location) or spells
+    /// out: what the question is about is elsewhere, if anywhere.
+    pub unseen_identifiers: Vec<String>,
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
@@ -454,12 +458,33 @@ pub fn retrieve(
             .cloned()
             .collect()
     };
+    let top: Vec<(HashSet<String>, String)> = candidates
+        .iter()
+        .take(cfg.top_k.max(1))
+        .map(|c| {
+            let full = format!(
+                "{} {} {}",
+                c.chunk.source_title, c.chunk.location, c.chunk.text
+            );
+            (index.analyze(&full).into_iter().collect(), full)
+        })
+        .collect();
+    let unseen_identifiers = names::identifiers(query)
+        .into_iter()
+        .filter(|w| !unknown_names.iter().any(|n| n.split(' ').any(|p| p == *w)))
+        .filter(|w| {
+            !top.iter()
+                .any(|(terms, full)| names::names(index, terms, full, w))
+        })
+        .map(str::to_string)
+        .collect();
     Ok(Retrieval {
         normalized_query: normalized,
         terms,
         candidates,
         unknown_names,
         unknown_identifiers,
+        unseen_identifiers,
         unknown_name_share,
         unknown_share,
         query_vector,

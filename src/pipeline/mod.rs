@@ -171,6 +171,8 @@ pub struct QueryOutcome {
     /// Those of them that are identifiers ("SMOTE") no retrieved passage
     /// spells out.
     pub unknown_identifiers: Vec<String>,
+    /// Identifiers the sources use but none of the top passages names.
+    pub unseen_identifiers: Vec<String>,
     /// IDF-weighted share of query terms that belong to those names.
     pub unknown_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
@@ -250,6 +252,7 @@ pub fn ask_with(
         normalized_query: retrieval.normalized_query.clone(),
         unknown_names: retrieval.unknown_names.clone(),
         unknown_identifiers: retrieval.unknown_identifiers.clone(),
+        unseen_identifiers: retrieval.unseen_identifiers.clone(),
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
         engine: engine.name(),
@@ -302,6 +305,7 @@ pub fn ask_with(
         query_terms: retrieval.terms.len(),
         unknown_names: &retrieval.unknown_names,
         unknown_identifiers: &retrieval.unknown_identifiers,
+        unseen_identifiers: &retrieval.unseen_identifiers,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
     };

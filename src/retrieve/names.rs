@@ -3,6 +3,7 @@
 
 use super::FILLER;
 use crate::index::Index;
+use std::collections::HashSet;
 
 /// Names in `query` the sources never mention: a run of capitalised words
 /// ("Kneisel Quartet") one of whose words none of the sources use (the whole
@@ -162,4 +163,40 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
         }
         false
     })
+}
+
+/// The identifiers of `query` ("AUROC", "G-1145", "LLM-driven") longer than
+/// two characters: "US" or "AI" is too often a word, or too loosely used, to
+/// say what a passage is about. None when the question is shouted.
+pub(super) fn identifiers(query: &str) -> Vec<&str> {
+    if shouted(query) {
+        return Vec::new();
+    }
+    let mut out: Vec<&str> = Vec::new();
+    for word in query.split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '-'))) {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let w = ["'s", "’s"]
+            .iter()
+            .find_map(|p| w.strip_suffix(p))
+            .unwrap_or(w);
+        if w.chars().filter(|c| c.is_alphanumeric()).count() > 2
+            && is_identifier(w)
+            && !out.contains(&w)
+        {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// `text` names the identifier `word`: every term of its parts that carry a
+/// capital or a digit ("LLM" of "LLM-driven") occurs in it, or it spells
+/// the identifier out.
+pub(super) fn names(index: &Index, text_terms: &HashSet<String>, text: &str, word: &str) -> bool {
+    let terms: Vec<String> = word
+        .split('-')
+        .filter(|p| p.chars().any(|c| c.is_uppercase() || c.is_ascii_digit()))
+        .flat_map(|p| index.analyze(p))
+        .collect();
+    (!terms.is_empty() && terms.iter().all(|t| text_terms.contains(t))) || spells_out(text, word)
 }

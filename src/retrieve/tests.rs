@@ -167,3 +167,33 @@ fn unknown_names_are_whole_runs() {
     assert_eq!(names("Boston Kneisel players?"), ["Kneisel"]);
     assert_eq!(names("Kneisel Quartet players?"), ["Kneisel Quartet"]);
 }
+
+#[test]
+fn identifiers_and_the_passages_that_name_them() {
+    use super::names::identifiers;
+    assert_eq!(
+        identifiers("What AUROC did GHOST's LLM-driven G-1145 form give the US and AI?"),
+        ["AUROC", "GHOST", "LLM-driven", "G-1145"]
+    );
+    assert!(identifiers("WHAT AUROC DID THEY REPORT?").is_empty());
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(src.join("a.md"), "Nothing at all.\n").unwrap();
+    let opts = crate::index::UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    };
+    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
+    let index = Index::open(&idx).unwrap();
+    let names = |text: &str, w: &str| {
+        let terms: HashSet<String> = index.analyze(text).into_iter().collect();
+        super::names::names(&index, &terms, text, w)
+    };
+    assert!(names("an LLM agent searched", "LLM-driven"));
+    assert!(names("the auroc was 0.91", "AUROC"));
+    assert!(names("Form G-1145 (e-Notification)", "G-1145"));
+    assert!(names("records of Human Resources", "HR"));
+    assert!(!names("accuracy was 0.91", "AUROC"));
+    assert!(!names("Form G-28", "G-1145"));
+}

@@ -268,6 +268,7 @@ pub fn answer_outcome(chunks: usize, snippets: usize) -> QueryOutcome {
         normalized_query: "architect pharos alexandria".into(),
         unknown_names: vec![],
         unknown_identifiers: vec![],
+        unseen_identifiers: vec![],
         unknown_name_share: 0.0,
         unknown_share: 0.0,
         engine: "extractive".into(),
