@@ -149,6 +149,8 @@ impl GateDecision {
             Reason::UnknownNames if !names.is_empty() => {
                 format!("nothing in your sources mentions {}", names.join(", "))
             }
+            // The message names them: "…asks about: AUROC".
+            Reason::UnseenIdentifiers => self.message.clone(),
             Reason::TopScoreTooLow => format!("{}{evidence}", self.reason.describe()),
             _ => self.reason.describe().to_string(),
         }
@@ -619,5 +621,25 @@ mod words_tests {
             nums(0.05),
         );
         assert!(low.in_words(&[], 1).contains("evidence 0.05, needs 0.30"));
+        let auroc = vec!["AUROC".to_string()];
+        let unseen = retrieval_gate(
+            &GateInput {
+                kept: &[Evidence {
+                    coverage: 0.9,
+                    vector: None,
+                }],
+                query_terms: 2,
+                unknown_names: &[],
+                unknown_identifiers: &[],
+                unseen_identifiers: &auroc,
+                unknown_name_share: 0.0,
+                unknown_share: 0.0,
+            },
+            &GateConfig::default(),
+        );
+        assert_eq!(
+            unseen.in_words(&[], 1),
+            "no passage found names what the question asks about: AUROC"
+        );
     }
 }
