@@ -40,7 +40,8 @@ pub(super) struct Run<'a> {
 }
 
 /// Runs of adjacent capitalised, non-filler words of `query`, possessives
-/// stripped; a lower-case word, punctuation or a possessive ends a run.
+/// stripped, with the number that follows them; a lower-case word,
+/// punctuation, a possessive or a number ends a run.
 pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
     let in_word = |c: char| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-');
     let mut runs = Vec::new();
@@ -68,6 +69,11 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
                     runs.push(std::mem::take(&mut run));
                 }
             } else if !run.words.is_empty() {
+                // A number after a name is part of it, and ends it: "PEP
+                // 572", "Form 1040", "Python 3".
+                if w.chars().all(|c| c.is_ascii_digit()) {
+                    run.words.push(w);
+                }
                 runs.push(std::mem::take(&mut run));
             }
             at_start = false;
@@ -109,6 +115,14 @@ pub(super) fn shouted(query: &str) -> bool {
         })
         .count();
     2 * caps > words.len()
+}
+
+/// A reference: a name and its number ("PEP 572", "Form 1040"). Like an
+/// identifier, it names one thing.
+pub(super) fn is_reference(name: &str) -> bool {
+    let mut words = name.rsplit(' ');
+    let last = words.next().unwrap_or_default();
+    words.next().is_some() && !last.is_empty() && last.chars().all(|c| c.is_ascii_digit())
 }
 
 /// Words too small to count in an abbreviation ("Department *of* Energy").

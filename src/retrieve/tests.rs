@@ -31,6 +31,11 @@ fn names_are_runs_of_capitalised_words() {
         own(&[("George R", true), ("Putnam", true)])
     );
     assert!(runs("what is a lens?").is_empty());
+    // A number after a name is part of it and ends it.
+    assert_eq!(
+        runs("What did PEP 572 change in Python 3.8 for 2 users?"),
+        own(&[("PEP 572", false), ("Python 3", false)])
+    );
     // A possessive ends a name.
     assert_eq!(
         runs("in Kuhnau's 'Bible' Sonatas"),
@@ -135,6 +140,9 @@ fn identifiers_and_what_spells_them_out() {
     // A compound name is not an abbreviation.
     assert!(!spells_out("a large speech corpus", "LibriSpeech"));
     assert!(!is_identifier("Kuhnau Bible Sonatas"));
+    assert!(super::names::is_reference("PEP 572"));
+    assert!(!super::names::is_reference("572"));
+    assert!(!super::names::is_reference("Hook Head"));
     assert!(shouted("WHO BUILT THE EDDYSTONE LIGHT?"));
     assert!(!shouted("How does SMOTE pick its neighbours?"));
 }
