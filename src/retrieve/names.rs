@@ -162,21 +162,29 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let initial = |w: &str| w.chars().next();
-    (0..words.len()).any(|start| {
-        let mut k = 0;
-        for (w, skip) in &words[start..] {
-            if initial(w) == Some(letters[k]) {
-                k += 1;
-                if k == letters.len() {
+    // Every way through the words at once: the set of how many letters a
+    // run ending at the current word has matched (a small word or a later
+    // hyphenated part may match its letter or be passed over).
+    let mut matched: Vec<usize> = Vec::new();
+    for (w, skip) in &words {
+        let initial = w.chars().next();
+        let mut next: Vec<usize> = Vec::new();
+        for k in std::iter::once(0).chain(matched.iter().copied()) {
+            if initial == Some(letters[k]) {
+                if k + 1 == letters.len() {
                     return true;
                 }
-            } else if k == 0 || !skip {
-                return false;
+                next.push(k + 1);
+            }
+            if k > 0 && *skip {
+                next.push(k);
             }
         }
-        false
-    })
+        next.sort_unstable();
+        next.dedup();
+        matched = next;
+    }
+    false
 }
 
 /// The identifiers of `query` ("AUROC", "G-1145", "LLM-driven") longer than

@@ -205,3 +205,46 @@ fn identifiers_and_the_passages_that_name_them() {
     assert!(!names("accuracy was 0.91", "AUROC"));
     assert!(!names("Form G-28", "G-1145"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any question and any passage: reading names never panics, and an
+    /// identifier found in a question is a word of it.
+    #[test]
+    fn names_of_any_text(q in "\\PC{0,80}", t in "\\PC{0,200}") {
+        let _ = capitalised_runs(&q);
+        let _ = super::names::shouted(&q);
+        for w in super::names::identifiers(&q) {
+            proptest::prop_assert!(q.contains(w));
+            let _ = super::names::spells_out(&t, w);
+        }
+    }
+
+    /// Words whose initials are an abbreviation's capitals, with small
+    /// words and hyphenated parts between them, spell it out wherever they
+    /// stand in a passage.
+    #[test]
+    fn initials_spell_out_their_abbreviation(
+        letters in "[A-Z]{2,6}",
+        tails in proptest::collection::vec("[a-z]{0,8}", 6),
+        small in proptest::collection::vec(proptest::option::of("(of|and|the)"), 6),
+        hyphen in proptest::collection::vec(proptest::option::of("[a-z]{1,6}"), 6),
+        before in "[a-z ]{0,30}",
+        after in "[a-z ]{0,30}",
+    ) {
+        let mut words = Vec::new();
+        for (i, c) in letters.chars().enumerate() {
+            let mut w = format!("{}{}", c.to_ascii_lowercase(), tails[i]);
+            if let Some(h) = &hyphen[i] {
+                w = format!("{w}-{h}");
+            }
+            words.push(w);
+            if let Some(s) = &small[i] && i + 1 < letters.len() {
+                words.push(s.clone());
+            }
+        }
+        let text = format!("{before}. {} .{after}", words.join(" "));
+        proptest::prop_assert!(super::names::spells_out(&text, &letters), "{text}");
+    }
+}
