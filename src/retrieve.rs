@@ -443,45 +443,8 @@ pub fn retrieve(
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
     }
-    // A reference ("PEP 572") is never spelled out.
-    let spelled_out = |n: &str| {
-        !names::is_reference(n)
-            && candidates.iter().any(|c| {
-                names::spells_out(&c.chunk.text, n) || names::spells_out(&c.chunk.source_title, n)
-            })
-    };
-    let unknown_identifiers = if names::shouted(query) {
-        Vec::new()
-    } else {
-        unknown_names
-            .iter()
-            .filter(|n| names::is_identifier(n) || names::is_reference(n))
-            .filter(|n| !spelled_out(n))
-            .cloned()
-            .collect()
-    };
-    let mut unseen_identifiers: Vec<String> = names::identifiers(query)
-        .into_iter()
-        .filter(|w| !unknown_names.iter().any(|n| n.split(' ').any(|p| p == *w)))
-        .map(str::to_string)
-        .collect();
-    if !unseen_identifiers.is_empty() {
-        let top: Vec<(HashSet<String>, String)> = candidates
-            .iter()
-            .take(cfg.top_k.max(1))
-            .map(|c| {
-                let full = format!(
-                    "{} {} {}",
-                    c.chunk.source_title, c.chunk.location, c.chunk.text
-                );
-                (index.analyze(&full).into_iter().collect(), full)
-            })
-            .collect();
-        unseen_identifiers.retain(|w| {
-            !top.iter()
-                .any(|(terms, full)| names::names(index, terms, full, w))
-        });
-    }
+    let (unknown_identifiers, unseen_identifiers) =
+        names::lacking_identifiers(index, query, &unknown_names, &candidates, cfg.top_k);
     Ok(Retrieval {
         normalized_query: normalized,
         terms,

@@ -1,7 +1,7 @@
 //! Names in a question: capitalised words and runs of them, and which of
 //! them the sources never mention.
 
-use super::FILLER;
+use super::{Candidate, FILLER};
 use crate::index::Index;
 use std::collections::HashSet;
 
@@ -84,6 +84,67 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
         sentence_start = clause.trim_end().ends_with(['.', '?', '!']);
     }
     runs
+}
+
+/// The question's identifiers and references the sources lack: (those no
+/// source uses and no candidate passage spells out, those the sources use
+/// but none of the first `top_k` candidates names). None when the question
+/// is shouted.
+pub(super) fn lacking_identifiers(
+    index: &Index,
+    query: &str,
+    unknown_names: &[String],
+    candidates: &[Candidate],
+    top_k: usize,
+) -> (Vec<String>, Vec<String>) {
+    if shouted(query) {
+        return (Vec::new(), Vec::new());
+    }
+    let unknown_word = |w: &str| {
+        let terms = index.analyze(w);
+        !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
+    };
+    let spelled_out = |w: &str| {
+        candidates
+            .iter()
+            .any(|c| spells_out(&c.chunk.text, w) || spells_out(&c.chunk.source_title, w))
+    };
+    let mut unknown: Vec<String> = Vec::new();
+    for name in unknown_names {
+        if is_reference(name) {
+            unknown.push(name.clone());
+            continue;
+        }
+        for w in name.split(' ') {
+            if is_identifier(w)
+                && unknown_word(w)
+                && !spelled_out(w)
+                && !unknown.iter().any(|u| u == w)
+            {
+                unknown.push(w.to_string());
+            }
+        }
+    }
+    let mut unseen: Vec<String> = identifiers(query)
+        .into_iter()
+        .filter(|w| !unknown_names.iter().any(|n| n.split(' ').any(|p| p == *w)))
+        .map(str::to_string)
+        .collect();
+    if !unseen.is_empty() {
+        let top: Vec<(HashSet<String>, String)> = candidates
+            .iter()
+            .take(top_k.max(1))
+            .map(|c| {
+                let full = format!(
+                    "{} {} {}",
+                    c.chunk.source_title, c.chunk.location, c.chunk.text
+                );
+                (index.analyze(&full).into_iter().collect(), full)
+            })
+            .collect();
+        unseen.retain(|w| !top.iter().any(|(terms, full)| names(index, terms, full, w)));
+    }
+    (unknown, unseen)
 }
 
 /// An identifier: a word with two or more capitals ("SMOTE", "AlphaFold",
@@ -189,11 +250,8 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
 
 /// The identifiers of `query` ("AUROC", "G-1145", "LLM-driven") longer than
 /// two characters: "US" or "AI" is too often a word, or too loosely used, to
-/// say what a passage is about. None when the question is shouted.
+/// say what a passage is about.
 pub(super) fn identifiers(query: &str) -> Vec<&str> {
-    if shouted(query) {
-        return Vec::new();
-    }
     let mut out: Vec<&str> = Vec::new();
     for word in query.split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '-'))) {
         let w = word.trim_matches(|c: char| !c.is_alphanumeric());
