@@ -315,23 +315,6 @@ pub fn retrieve(
         0.0
     };
     let terms: Vec<(String, f32)> = looked_up.into_iter().map(|(t, w, _)| (t, w)).collect();
-    let unknown_names = unknown_names(index, query);
-    let name_terms: HashSet<String> = unknown_names
-        .iter()
-        .flat_map(|n| index.analyze(n))
-        .collect();
-    let unknown_name_share = if total_idf > 0.0 {
-        terms
-            .iter()
-            .filter(|(t, _)| name_terms.contains(t))
-            .map(|(_, w)| w)
-            .sum::<f32>()
-            / total_idf
-            + 0.0
-    } else {
-        0.0
-    };
-
     let query_vector = match embedder {
         Some(e) if !normalized.is_empty() => e.embed(&[query])?.into_iter().next(),
         _ => None,
@@ -443,6 +426,24 @@ pub fn retrieve(
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
     }
+    // Names the sources lack, but for abbreviations a passage spells out.
+    let unknown_names = names::drop_spelled_out(index, unknown_names(index, query), &candidates);
+    let name_terms: HashSet<String> = unknown_names
+        .iter()
+        .flat_map(|n| index.analyze(n))
+        .collect();
+    let unknown_name_share = if total_idf > 0.0 {
+        terms
+            .iter()
+            .filter(|(t, _)| name_terms.contains(t))
+            .map(|(_, w)| w)
+            .sum::<f32>()
+            / total_idf
+            + 0.0
+    } else {
+        0.0
+    };
+
     let (unknown_identifiers, unseen_identifiers) =
         names::lacking_identifiers(index, query, &unknown_names, &candidates, cfg.top_k);
     Ok(Retrieval {

@@ -11,12 +11,8 @@ use std::collections::HashSet;
 /// Head"). A known word that begins a sentence is not part of the name.
 pub(super) fn unknown_names(index: &Index, query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let unknown = |w: &str| {
-        let terms = index.analyze(w);
-        !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
-    };
     for run in capitalised_runs(query) {
-        let flags: Vec<bool> = run.words.iter().map(|w| unknown(w)).collect();
+        let flags: Vec<bool> = run.words.iter().map(|w| unknown_word(index, w)).collect();
         // A sentence's first word is capitalised anyway.
         let from = usize::from(run.sentence_start && !flags[0]);
         let name = run.words[from..].join(" ");
@@ -86,6 +82,40 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
     runs
 }
 
+/// `names` without those whose every word the sources never use is an
+/// abbreviation a candidate passage spells out ("IBM HR" where a passage
+/// says "Human Resource"): the sources name it in full.
+pub(super) fn drop_spelled_out(
+    index: &Index,
+    mut names: Vec<String>,
+    candidates: &[Candidate],
+) -> Vec<String> {
+    names.retain(|name| {
+        let unknown: Vec<&str> = name.split(' ').filter(|w| unknown_word(index, w)).collect();
+        // A reference, or a phrase the sources never hold together ("Hook
+        // Head"), stays.
+        is_reference(name)
+            || unknown.is_empty()
+            || unknown
+                .iter()
+                .any(|w| !(is_identifier(w) && spelled_out(candidates, w)))
+    });
+    names
+}
+
+/// None of the sources uses `word`.
+fn unknown_word(index: &Index, word: &str) -> bool {
+    let terms = index.analyze(word);
+    !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
+}
+
+/// A candidate passage (its text or its source's title) spells `word` out.
+fn spelled_out(candidates: &[Candidate], word: &str) -> bool {
+    candidates
+        .iter()
+        .any(|c| spells_out(&c.chunk.text, word) || spells_out(&c.chunk.source_title, word))
+}
+
 /// The question's identifiers and references the sources lack: (those no
 /// source uses and no candidate passage spells out, those the sources use
 /// but none of the first `top_k` candidates names). None when the question
@@ -100,15 +130,6 @@ pub(super) fn lacking_identifiers(
     if shouted(query) {
         return (Vec::new(), Vec::new());
     }
-    let unknown_word = |w: &str| {
-        let terms = index.analyze(w);
-        !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
-    };
-    let spelled_out = |w: &str| {
-        candidates
-            .iter()
-            .any(|c| spells_out(&c.chunk.text, w) || spells_out(&c.chunk.source_title, w))
-    };
     let mut unknown: Vec<String> = Vec::new();
     for name in unknown_names {
         if is_reference(name) {
@@ -117,8 +138,8 @@ pub(super) fn lacking_identifiers(
         }
         for w in name.split(' ') {
             if is_identifier(w)
-                && unknown_word(w)
-                && !spelled_out(w)
+                && unknown_word(index, w)
+                && !spelled_out(candidates, w)
                 && !unknown.iter().any(|u| u == w)
             {
                 unknown.push(w.to_string());
@@ -157,7 +178,22 @@ pub(super) fn is_identifier(word: &str) -> bool {
     let capitals = word.chars().filter(|c| c.is_uppercase()).count();
     let digits = word.chars().any(|c| c.is_ascii_digit());
     let roman = word.chars().all(|c| "IVXLCDM".contains(c));
-    (capitals >= 2 || (capitals == 1 && digits)) && !roman
+    (capitals >= 2 || (capitals == 1 && digits)) && !roman && !surname(word)
+}
+
+/// A surname whose prefix takes a capital after it ("MacDowell",
+/// "McCartney", "O'Brien", "DeMille", "LaGuardia", "VanDyke"): a person,
+/// not an identifier.
+fn surname(word: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "Mac", "Mc", "Fitz", "O'", "O’", "De", "Di", "Da", "Du", "La", "Le", "Van", "Von",
+    ];
+    PREFIXES.iter().any(|p| {
+        word.strip_prefix(p).is_some_and(|rest| {
+            let mut cs = rest.chars();
+            cs.next().is_some_and(char::is_uppercase) && cs.all(char::is_lowercase)
+        })
+    })
 }
 
 /// The question is written in capitals throughout (more than half its

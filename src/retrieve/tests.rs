@@ -123,7 +123,19 @@ fn identifiers_and_what_spells_them_out() {
     for w in ["SMOTE", "AlphaFold", "HR", "GPT4", "LeRaC", "Mono2Micro"] {
         assert!(is_identifier(w), "{w}");
     }
-    for w in ["Moroccan", "Smeaton", "VIII", "II", "1991", "lens", "New"] {
+    for w in [
+        "Moroccan",
+        "Smeaton",
+        "VIII",
+        "II",
+        "1991",
+        "lens",
+        "New",
+        "MacDowell",
+        "McCartney",
+        "O'Brien",
+        "DeMille",
+    ] {
         assert!(!is_identifier(w), "{w}");
     }
     assert!(spells_out("drawn from the Human Resources records", "HR"));
@@ -159,7 +171,8 @@ fn unknown_names_are_whole_runs() {
     std::fs::write(
         src.join("a.md"),
         "The Boston Quartet played at the Hook of the bay. Its head \
-         violinist came from Wexford.\n",
+         violinist came from Wexford. The Human Resource office kept the \
+         records.\n",
     )
     .unwrap();
     let opts = crate::index::UpdateOptions {
