@@ -149,6 +149,15 @@ fn ends_with_abbreviation(s: &str) -> bool {
     if last.chars().count() == 1 && last.chars().all(char::is_uppercase) {
         return true;
     }
+    // Letters joined by full stops: "U.S.", "e.g.", "U.S.A.".
+    let initials = last.split('.').collect::<Vec<_>>();
+    if initials.len() > 1
+        && initials
+            .iter()
+            .all(|p| p.chars().count() == 1 && p.chars().all(char::is_alphabetic))
+    {
+        return true;
+    }
     ABBREVIATIONS.contains(&last.to_lowercase().as_str())
 }
 
@@ -210,6 +219,14 @@ mod tests {
                 "J. Smeaton tested it, e.g. in water!",
                 "Was it new?",
                 "Yes."
+            ]
+        );
+        let s = "Use it when U.S. Citizenship and Immigration Services accepts it. Then wait.";
+        assert_eq!(
+            sents(s),
+            [
+                "Use it when U.S. Citizenship and Immigration Services accepts it.",
+                "Then wait."
             ]
         );
     }
