@@ -424,18 +424,30 @@ fn real_title(t: &str) -> bool {
 
 /// The page's paragraphs. PDF text layers often put a blank line inside a
 /// paragraph; two pieces are one paragraph when the first ends in a word
-/// hyphenated at the line end ("state-of-" + "the-art") or runs on without
-/// closing punctuation into a piece that starts in lower case.
+/// hyphenated at the line end ("state-of-" + "the-art"), runs on without
+/// closing punctuation into a piece whose first letter (past an opening
+/// quote or bracket) is lower case ("which has a" + "‘camphoraceous’"), or
+/// ends on a word no sentence ends on ("The" + "MMACE method…").
 fn split_paragraphs(page: &str) -> Vec<String> {
+    const RUNS_ON: &[&str] = &[
+        "a", "an", "the", "of", "to", "and", "or", "with", "by", "for", "from", "in", "into", "on",
+        "at", "as", "that", "which", "whose",
+    ];
     let mut out: Vec<String> = Vec::new();
     for piece in page.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
         let joins = out.last().is_some_and(|prev: &String| {
             let mut tail = prev.chars().rev();
             let (last, before) = (tail.next().unwrap_or(' '), tail.next().unwrap_or(' '));
             let first = piece.chars().next().unwrap_or(' ');
+            let first_letter = piece
+                .chars()
+                .find(|c| !matches!(c, '‘' | '“' | '"' | '\'' | '(' | '['))
+                .unwrap_or(' ');
+            let last_word = prev.rsplit(char::is_whitespace).next().unwrap_or("");
             (last == '-' && before.is_alphabetic() && first.is_alphabetic())
-                || (first.is_lowercase()
+                || (first_letter.is_lowercase()
                     && !matches!(last, '.' | '!' | '?' | ':' | ';' | '"' | '\u{201D}'))
+                || (RUNS_ON.contains(&last_word.to_lowercase().as_str()) && first.is_alphanumeric())
         });
         match out.last_mut() {
             Some(prev) if joins => {

@@ -200,6 +200,15 @@ fn paragraphs_broken_by_blank_lines_are_joined() {
             "A new paragraph."
         ]
     );
+    // Past an opening quote, and after a word no sentence ends on.
+    let page = "exceptions, like tert-amyl acetate which has a\n\n‘camphoraceous’ scent. The\n\nMMACE method was modified.\n\nFigure 5: Counterfactual.";
+    assert_eq!(
+        split_paragraphs(page),
+        [
+            "exceptions, like tert-amyl acetate which has a\n‘camphoraceous’ scent. The\nMMACE method was modified.",
+            "Figure 5: Counterfactual."
+        ]
+    );
 }
 
 #[test]
