@@ -46,9 +46,7 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
         let mut at_start = sentence_start;
         let mut run = Run::default();
         for word in clause.split(|c: char| !in_word(c)) {
-            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let owner = ["'s", "’s"].iter().find_map(|p| w.strip_suffix(p));
-            let w = owner.unwrap_or(w);
+            let (w, owner) = bare(word);
             if w.is_empty() {
                 continue;
             }
@@ -61,7 +59,7 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
                 run.words.push(w);
                 // A possessive ends a name: "Kuhnau's Bible Sonatas" names
                 // Kuhnau and his Bible Sonatas.
-                if owner.is_some() {
+                if owner {
                     runs.push(std::mem::take(&mut run));
                 }
             } else if !run.words.is_empty() {
@@ -80,6 +78,16 @@ pub(super) fn capitalised_runs(query: &str) -> Vec<Run<'_>> {
         sentence_start = clause.trim_end().ends_with(['.', '?', '!']);
     }
     runs
+}
+
+/// A word without the punctuation around it or its possessive "'s", and
+/// whether it had one.
+fn bare(word: &str) -> (&str, bool) {
+    let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+    match ["'s", "’s"].iter().find_map(|p| w.strip_suffix(p)) {
+        Some(owner) => (owner, true),
+        None => (w, false),
+    }
 }
 
 /// `names` without those whose every word the sources never use is an
@@ -290,11 +298,7 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
 pub(super) fn identifiers(query: &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for word in query.split(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '-'))) {
-        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
-        let w = ["'s", "’s"]
-            .iter()
-            .find_map(|p| w.strip_suffix(p))
-            .unwrap_or(w);
+        let (w, _) = bare(word);
         if w.chars().filter(|c| c.is_alphanumeric()).count() > 2
             && is_identifier(w)
             && !out.contains(&w)
