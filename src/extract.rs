@@ -410,6 +410,16 @@ pub fn extractive(
                 if too_short {
                     continue;
                 }
+                // A line in capitals throughout is a caption or a heading
+                // ("MONUMENT OF BERNARDO PASQUINI IN THE CHURCH OF…"), not
+                // a statement to quote: no quote begins or ends on one.
+                let capitals = |t: &str| {
+                    let letters: Vec<char> = t.chars().filter(|c| c.is_alphabetic()).collect();
+                    letters.len() > 1 && letters.iter().all(|c| c.is_uppercase())
+                };
+                if capitals(sent(i)) || capitals(sent(j)) {
+                    continue;
+                }
                 let share = |set: &HashSet<&str>| {
                     if total_idf > 0.0 {
                         terms

@@ -483,3 +483,29 @@ fn a_connective_goes_on_after_a_quote_but_does_not_reach_back() {
             && !refers_back("However, the manuscript was found.")
     );
 }
+
+/// A caption or heading in capitals throughout is not quoted, however many
+/// of the question's words it holds; the sentence that states is.
+#[test]
+fn a_line_in_capitals_is_not_quoted() {
+    let a = chunk(
+        "a.md#0",
+        "MONUMENT OF BERNARDO PASQUINI IN THE CHURCH OF SAN LORENZO IN ROME\n\n\
+         The manuscripts of Bernardo Pasquini are kept in the British Museum.",
+    );
+    let terms: Vec<(String, f32)> = ["pasquini", "bernardo", "manuscripts", "church", "rome"]
+        .iter()
+        .map(|t| (t.to_string(), 2.0))
+        .collect();
+    let ex = lexical(
+        &[&a],
+        "Where are the Bernardo Pasquini manuscripts kept?",
+        &terms,
+        &ExtractConfig::default(),
+    );
+    assert!(!ex.snippets.is_empty());
+    for s in &ex.snippets {
+        assert!(!s.content.starts_with("MONUMENT"), "{}", s.content);
+        assert_at_span(&a, s);
+    }
+}
