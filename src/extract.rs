@@ -370,6 +370,10 @@ pub fn extractive(
             .iter()
             .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())
             .collect();
+        let capitals: Vec<bool> = sents
+            .iter()
+            .map(|r| in_capitals(&chunk.text[r.clone()]))
+            .collect();
         let sims: Vec<f32> = match (embedder, query_vector) {
             (Some(e), Some(q)) if cfg.vector_weight > 0.0 => {
                 let texts: Vec<&str> = sents.iter().map(|r| &chunk.text[r.clone()]).collect();
@@ -410,14 +414,8 @@ pub fn extractive(
                 if too_short {
                     continue;
                 }
-                // A line in capitals throughout is a caption or a heading
-                // ("MONUMENT OF BERNARDO PASQUINI IN THE CHURCH OF…"), not
-                // a statement to quote: no quote begins or ends on one.
-                let capitals = |t: &str| {
-                    let letters: Vec<char> = t.chars().filter(|c| c.is_alphabetic()).collect();
-                    letters.len() > 1 && letters.iter().all(|c| c.is_uppercase())
-                };
-                if capitals(sent(i)) || capitals(sent(j)) {
+                // No quote begins or ends on a caption or heading.
+                if capitals[i] || capitals[j] {
                     continue;
                 }
                 let share = |set: &HashSet<&str>| {
@@ -606,6 +604,15 @@ fn summarize(snippets: &[Snippet]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A line in capitals throughout (two letters or more): a caption or a
+/// heading ("MONUMENT OF BERNARDO PASQUINI IN THE CHURCH OF…"), not a
+/// statement to quote.
+fn in_capitals(t: &str) -> bool {
+    let mut letters = t.chars().filter(|c| c.is_alphabetic());
+    let two = letters.clone().nth(1).is_some();
+    two && letters.all(char::is_uppercase)
 }
 
 #[cfg(test)]

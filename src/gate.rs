@@ -276,14 +276,12 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
         input.unseen_identifiers.len() as f64,
     );
     if cfg.refuse_unseen_identifiers && !input.unseen_identifiers.is_empty() {
-        let mut d = GateDecision::new(
-            Decision::Refuse,
+        return naming_refusal(
             Tier::Retrieval,
             Reason::UnseenIdentifiers,
             numbers,
+            input.unseen_identifiers,
         );
-        d.message = format!("{}: {}", d.message, input.unseen_identifiers.join(", "));
-        return d;
     }
     let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
     if let Some(best) = kept
@@ -344,14 +342,24 @@ fn unknown_names_refusal(
     {
         return None;
     }
-    let mut d = GateDecision::new(
-        Decision::Refuse,
+    Some(naming_refusal(
         tier,
         Reason::UnknownNames,
         numbers.clone(),
-    );
-    d.message = format!("{}: {}", d.message, input.unknown_names.join(", "));
-    Some(d)
+        input.unknown_names,
+    ))
+}
+
+/// A refusal whose message names what decided it ("…: SMOTE").
+fn naming_refusal(
+    tier: Tier,
+    reason: Reason,
+    numbers: BTreeMap<String, f64>,
+    names: &[String],
+) -> GateDecision {
+    let mut d = GateDecision::new(Decision::Refuse, tier, reason, numbers);
+    d.message = format!("{}: {}", d.message, names.join(", "));
+    d
 }
 
 /// Reranked tier: decide on the reranker's scores of the kept chunks

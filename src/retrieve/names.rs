@@ -171,7 +171,10 @@ pub(super) fn lacking_identifiers(
                 (index.analyze(&full).into_iter().collect(), full)
             })
             .collect();
-        unseen.retain(|w| !top.iter().any(|(terms, full)| names(index, terms, full, w)));
+        unseen.retain(|w| {
+            !top.iter()
+                .any(|(terms, full)| passage_names(index, terms, full, w))
+        });
     }
     (unknown, unseen)
 }
@@ -312,7 +315,12 @@ pub(super) fn identifiers(query: &str) -> Vec<&str> {
 /// `text` names the identifier `word`: every term of its parts that carry a
 /// capital or a digit ("LLM" of "LLM-driven") occurs in it, or it spells
 /// the identifier out.
-pub(super) fn names(index: &Index, text_terms: &HashSet<String>, text: &str, word: &str) -> bool {
+pub(super) fn passage_names(
+    index: &Index,
+    text_terms: &HashSet<String>,
+    text: &str,
+    word: &str,
+) -> bool {
     let terms: Vec<String> = word
         .split('-')
         .filter(|p| p.chars().any(|c| c.is_uppercase() || c.is_ascii_digit()))

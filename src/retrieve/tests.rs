@@ -227,7 +227,7 @@ fn identifiers_and_the_passages_that_name_them() {
     let index = Index::open(&idx).unwrap();
     let names = |text: &str, w: &str| {
         let terms: HashSet<String> = index.analyze(text).into_iter().collect();
-        super::names::names(&index, &terms, text, w)
+        super::names::passage_names(&index, &terms, text, w)
     };
     assert!(names("an LLM agent searched", "LLM-driven"));
     assert!(names("the auroc was 0.91", "AUROC"));
