@@ -47,3 +47,6 @@ run papers papers "$corpora/papers" "$here/eval/papers-questions.json" --split "
 # indexes.
 run music-b music "$corpora/music-library" "$here/eval/music-questions-b.json" --split "$split"
 run papers-b papers "$corpora/papers" "$here/eval/papers-questions-b.json" --split "$split"
+# The third sets (written blind on 2026-11-24, fifth round), likewise.
+run music-c music "$corpora/music-library" "$here/eval/music-questions-c.json" --split "$split"
+run papers-c papers "$corpora/papers" "$here/eval/papers-questions-c.json" --split "$split"
