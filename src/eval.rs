@@ -196,7 +196,8 @@ pub struct EvalReport {
 }
 
 /// Rank of the first candidate `(source id, text, rank)` from the expected
-/// source that holds an expected phrase (whitespace and case folded).
+/// source that holds an expected phrase (whitespace and case folded; see
+/// [`holds_phrase`]).
 fn expected_rank<'a>(
     q: &Question,
     candidates: impl Iterator<Item = (&'a str, &'a str, usize)>,
@@ -207,9 +208,26 @@ fn expected_rank<'a>(
         .filter(|(s, _, _)| *s == src || q.also_sources.iter().any(|a| a == s))
         .find(|(_, t, _)| {
             let t = squash(t);
-            phrases.iter().any(|p| t.contains(p.as_str()))
+            phrases.iter().any(|p| holds_phrase(&t, p))
         })
         .map(|(_, _, r)| r)
+}
+
+/// Does a passage's text hold an expected phrase (both squashed): whole,
+/// or, where the phrase runs across the passage's first or last words
+/// (chunks split text anywhere), at least half of it at that edge. Without
+/// the second rule a phrase that crosses a chunk boundary is found in no
+/// passage, however well the passages holding it rank.
+fn holds_phrase(text: &str, phrase: &str) -> bool {
+    let (t, p) = (text.trim(), phrase.trim());
+    if p.is_empty() || t.contains(p) {
+        return true;
+    }
+    let half = p.len().div_ceil(2);
+    p.char_indices().skip(1).any(|(i, _)| {
+        (i >= half && t.ends_with(p[..i].trim_end()))
+            || (p.len() - i >= half && t.starts_with(p[i..].trim_start()))
+    })
 }
 
 /// recall@k of retrieval alone for each fusion setting, the configured one
@@ -620,4 +638,35 @@ fn tally<'a>(
 
 fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_phrase;
+
+    #[test]
+    fn a_phrase_across_a_chunk_edge_counts_where_half_of_it_is() {
+        let p = "he was in extreme dishabille, busily noting down his thoughts";
+        assert!(holds_phrase(
+            "they found him. he was in extreme dishabille, busily noting down his thoughts on the wall.",
+            p
+        ));
+        // The chunk ends inside the phrase, with most of it.
+        assert!(holds_phrase(
+            "finally discovering him. he was in extreme dishabille, busily",
+            p
+        ));
+        // The next chunk starts inside it, with most of it.
+        assert!(holds_phrase(
+            "dishabille, busily noting down his thoughts on the wall.",
+            p
+        ));
+        // Less than half at either edge, or in the middle: not the passage.
+        assert!(!holds_phrase("finally discovering him. he was in", p));
+        assert!(!holds_phrase("his thoughts on the wall.", p));
+        assert!(!holds_phrase(
+            "she saw him busily noting down his thoughts on the wall.",
+            p
+        ));
+    }
 }
