@@ -63,166 +63,17 @@ pub struct ExtractConfig {
     /// question word's best match in it, exact or related; see
     /// `Embedder::max_sim`).
     pub max_sim_weight: f32,
+    /// A quote that sets the scene but does not name what the question's
+    /// "what" or "which" asks for ("What salary came with the post…") is
+    /// followed by a quote of the first sentence, within this many after
+    /// it in the same passage, that does ("The post carried with it a good
+    /// salary…"); 0 = never.
+    pub follow_focus: usize,
     /// A quote of fewer words is never offered: validation could not check
     /// it. Not a setting of its own: the engine sets it from `[validate]
     /// min_words`.
     #[serde(skip)]
     pub min_words: usize,
-}
-
-/// What a question asks for, from its first words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnswerType {
-    Person,
-    Time,
-    Number,
-    Place,
-    Reason,
-}
-
-impl AnswerType {
-    pub fn of(question: &str) -> Option<AnswerType> {
-        let q = question.trim().to_lowercase();
-        let starts = |p: &[&str]| {
-            p.iter()
-                .any(|x| q.starts_with(x) || q.contains(&format!(", {x}")))
-        };
-        let has = |p: &[&str]| p.iter().any(|x| q.contains(x));
-        if has(&[
-            "how many",
-            "how much",
-            "how long",
-            "how far",
-            "how tall",
-            "how high",
-            "how old",
-            "how large",
-            "how big",
-            "what percentage",
-            "what proportion",
-            "what share",
-            "by how much",
-            "what accuracy",
-            "what size",
-            "how fast",
-            "what speed",
-        ]) {
-            return Some(AnswerType::Number);
-        }
-        if starts(&["when"])
-            || has(&[
-                "what year",
-                "which year",
-                "what date",
-                "what century",
-                "in what year",
-            ])
-        {
-            return Some(AnswerType::Time);
-        }
-        if starts(&["who", "whom", "whose"])
-            || has(&[
-                "which person",
-                "what person",
-                "which composer",
-                "which author",
-            ])
-        {
-            return Some(AnswerType::Person);
-        }
-        if starts(&["where"])
-            || has(&[
-                "in which city",
-                "which country",
-                "what city",
-                "in what city",
-            ])
-        {
-            return Some(AnswerType::Place);
-        }
-        if starts(&["why"])
-            || has(&[
-                "what reason",
-                "for what reason",
-                "what was the rationale",
-                "what is the rationale",
-            ])
-        {
-            return Some(AnswerType::Reason);
-        }
-        None
-    }
-
-    /// Does `text` hold an answer of this type that is not just the
-    /// question's own words (`question` lower-cased words)?
-    pub fn found_in(self, text: &str, question: &HashSet<String>) -> bool {
-        let words: Vec<&str> = text
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|w| !w.is_empty())
-            .collect();
-        // A capitalised word that is not the first of its sentence (every
-        // sentence's first word is capitalised).
-        let new_name = || {
-            crate::text::sentences(text).into_iter().any(|r| {
-                text[r]
-                    .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-                    .filter(|w| !w.is_empty())
-                    .skip(1)
-                    .any(|w| {
-                        w.chars().next().is_some_and(char::is_uppercase)
-                            && w.chars().skip(1).any(char::is_lowercase)
-                            && !question.contains(&w.to_lowercase())
-                    })
-            })
-        };
-        let lower = text.to_lowercase();
-        match self {
-            AnswerType::Person | AnswerType::Place => new_name(),
-            AnswerType::Time => {
-                words.iter().any(|w| {
-                    w.len() == 4 && w.chars().all(|c| c.is_ascii_digit()) && !question.contains(*w)
-                }) || [
-                    "century",
-                    "january",
-                    "february",
-                    "march",
-                    "april",
-                    "june",
-                    "july",
-                    "august",
-                    "september",
-                    "october",
-                    "november",
-                    "december",
-                ]
-                .iter()
-                .any(|m| lower.contains(m) && !question.contains(*m))
-            }
-            AnswerType::Number => words.iter().any(|w| {
-                (w.chars().any(|c| c.is_ascii_digit()) && !question.contains(*w))
-                    || [
-                        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                        "twelve", "twenty", "hundred", "thousand", "million", "half", "dozen",
-                    ]
-                    .contains(&w.to_lowercase().as_str())
-            }),
-            AnswerType::Reason => [
-                "because",
-                "since ",
-                "so that",
-                "in order to",
-                "due to",
-                "as a result",
-                "therefore",
-                "reason",
-                "owing to",
-                "thus",
-                "hence",
-            ]
-            .iter()
-            .any(|m| lower.contains(m)),
-        }
-    }
 }
 
 impl Default for ExtractConfig {
@@ -238,6 +89,8 @@ impl Default for ExtractConfig {
             answer_type_bonus: 0.15,
             // Calibrated on the dev halves and eval/questions.json (README).
             max_sim_weight: 1.0,
+            // Calibrated on the dev halves (README, "Evaluation").
+            follow_focus: 5,
             min_words: crate::text::MIN_QUOTE_WORDS,
         }
     }
@@ -335,6 +188,11 @@ pub fn extractive(
         .map(str::to_lowercase)
         .collect();
     let focus = crate::retrieve::normalize_query(question);
+    let asked_for: HashSet<String> = focus_words(question)
+        .iter()
+        .flat_map(|w| analyze(w))
+        .filter(|t| terms.iter().any(|(q, _)| q == t))
+        .collect();
     let mut windows: Vec<Window> = Vec::new();
     let all_sents: Vec<Vec<std::ops::Range<usize>>> =
         chunks.iter().map(|c| sentences(&c.text)).collect();
@@ -358,6 +216,15 @@ pub fn extractive(
             .collect();
         e.token_matches(&focus, &texts)
     });
+    let all_terms: Vec<Vec<HashSet<String>>> = chunks
+        .iter()
+        .zip(&all_sents)
+        .map(|(c, ss)| {
+            ss.iter()
+                .map(|r| analyze(&c.text[r.clone()]).into_iter().collect())
+                .collect()
+        })
+        .collect();
     let mut first_sentence = 0;
     for (ci, chunk) in chunks.iter().enumerate() {
         let sents = &all_sents[ci];
@@ -366,10 +233,7 @@ pub fn extractive(
         // Title and heading chain are context every sentence of the chunk shares.
         let context: HashSet<String> = analyze(&contexts[ci]).into_iter().collect();
         let sent = |k: usize| &chunk.text[sents[k].clone()];
-        let term_sets: Vec<HashSet<String>> = sents
-            .iter()
-            .map(|r| analyze(&chunk.text[r.clone()]).into_iter().collect())
-            .collect();
+        let term_sets = &all_terms[ci];
         let capitals: Vec<bool> = sents
             .iter()
             .map(|r| in_capitals(&chunk.text[r.clone()]))
@@ -494,6 +358,26 @@ pub fn extractive(
             quoted.extend(keys);
         }
     }
+    let follows = follow_focus(&chosen, &all_terms, &asked_for, cfg);
+    for w in &follows {
+        let c = chunks[w.chunk];
+        let key = (
+            c.source_id.as_str(),
+            crate::ingest::collapse_ws(&c.text[all_sents[w.chunk][w.first].clone()]),
+        );
+        let clear = !chosen
+            .iter()
+            .any(|o| o.chunk == w.chunk && o.first <= w.first && w.first <= o.last);
+        let sentence = &c.text[all_sents[w.chunk][w.first].clone()];
+        if chosen.len() < cfg.max_snippets
+            && clear
+            && !in_capitals(sentence)
+            && sentence.unicode_words().count() >= cfg.min_words
+            && quoted.insert(key)
+        {
+            chosen.push(w);
+        }
+    }
     // A quote opening on a sentence that leans on the one before it takes
     // that sentence in too (chosen by its score all the same), as long as it
     // stays within max_sentences and clear of the chunk's other quotes, and
@@ -570,6 +454,36 @@ pub fn extractive(
     })
 }
 
+/// For each chosen quote that holds none of the `asked_for` terms, the
+/// first of the next `cfg.follow_focus` sentences of its passage that does,
+/// as a one-sentence window scored like the quote it follows.
+fn follow_focus(
+    chosen: &[&Window],
+    terms: &[Vec<HashSet<String>>],
+    asked_for: &HashSet<String>,
+    cfg: &ExtractConfig,
+) -> Vec<Window> {
+    if asked_for.is_empty() || cfg.follow_focus == 0 {
+        return Vec::new();
+    }
+    let holds = |ci: usize, k: usize| asked_for.iter().any(|t| terms[ci][k].contains(t));
+    chosen
+        .iter()
+        .filter(|w| !(w.first..=w.last).any(|k| holds(w.chunk, k)))
+        .filter_map(|w| {
+            let end = (w.last + cfg.follow_focus).min(terms[w.chunk].len() - 1);
+            (w.last + 1..=end)
+                .find(|&k| holds(w.chunk, k))
+                .map(|k| Window {
+                    chunk: w.chunk,
+                    first: k,
+                    last: k,
+                    score: w.score,
+                })
+        })
+        .collect()
+}
+
 /// A short summary built from the best snippets, one cited line each.
 fn summarize(snippets: &[Snippet]) -> String {
     snippets
@@ -614,6 +528,9 @@ fn in_capitals(t: &str) -> bool {
     let two = letters.clone().nth(1).is_some();
     two && letters.all(char::is_uppercase)
 }
+
+mod question;
+pub use question::{AnswerType, focus_words};
 
 #[cfg(test)]
 mod tests;

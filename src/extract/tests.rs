@@ -181,7 +181,7 @@ proptest::proptest! {
         ),
         question in proptest::collection::vec(proptest::sample::select(vec![
             "who", "when", "how many", "why", "keeper", "lamp", "mortar", "Smeaton", "灯台",
-            "rowed", "1759", "fine", "?",
+            "rowed", "1759", "fine", "?", "what", "which lamp", "what kind of mortar",
         ]), 0..8).prop_map(|ws| ws.join(" ")),
         overlapping in proptest::bool::ANY,
     ) {
@@ -240,6 +240,65 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn the_focus_is_what_the_question_asks_for() {
+    assert_eq!(
+        focus_words("What salary came with the Kapellmeister post?"),
+        ["salary", "came"]
+    );
+    assert_eq!(
+        focus_words("In ART 2-A, what kind of algorithm does the system become?"),
+        ["algorithm"]
+    );
+    assert_eq!(
+        focus_words("Which existing tool does DEEPLY build on?"),
+        ["existing", "tool"]
+    );
+    assert!(focus_words("What did Beethoven write on the card?").is_empty());
+    assert!(focus_words("Who built the tower?").is_empty());
+}
+
+/// The sentence that sets the scene matches the question best, but the
+/// one that names what it asks for (the salary) comes three sentences
+/// later: it is quoted too, on its own, and nothing between is.
+#[test]
+fn a_quote_that_sets_the_scene_is_followed_by_the_one_naming_what_is_asked() {
+    let c = chunk(
+        "b.md#0",
+        "An offer of the post of Kapellmeister by the King of Westphalia in 1809 \
+         brought about a quarrel with his friends. Ries was the victim on that occasion. \
+         Napoleon's brother ruled the new kingdom from Cassel. \
+         The post carried with it a good salary however, six hundred ducats a year. \
+         A comfortable maintenance was assured with time for composing.",
+    );
+    let q =
+        "What salary came with the Kapellmeister post offered by the King of Westphalia in 1809?";
+    let terms: Vec<(String, f32)> = words(q).into_iter().map(|w| (w, 1.0)).collect();
+    let on = lexical(&[&c], q, &terms, &ExtractConfig::default());
+    let quotes: Vec<&str> = on.snippets.iter().map(|s| s.content.as_str()).collect();
+    assert!(quotes[0].starts_with("An offer of the post"), "{quotes:?}");
+    assert!(
+        quotes.contains(
+            &"The post carried with it a good salary however, six hundred ducats a year."
+        ),
+        "{quotes:?}"
+    );
+    assert!(!quotes.iter().any(|q| q.contains("Ries")), "{quotes:?}");
+    for s in &on.snippets {
+        assert_at_span(&c, s);
+    }
+    let off = ExtractConfig {
+        follow_focus: 0,
+        ..ExtractConfig::default()
+    };
+    let quotes: Vec<String> = lexical(&[&c], q, &terms, &off)
+        .snippets
+        .into_iter()
+        .map(|s| s.content)
+        .collect();
+    assert!(!quotes.iter().any(|q| q.contains("salary")), "{quotes:?}");
 }
 
 /// A quote opening on a sentence that leans on the one before it ("The
