@@ -372,6 +372,7 @@ pub fn extractive(
         if chosen.len() < cfg.max_snippets
             && clear
             && !in_capitals(sentence)
+            && !sentence.trim_end().ends_with('?')
             && sentence.unicode_words().count() >= cfg.min_words
             && quoted.insert(key)
         {
