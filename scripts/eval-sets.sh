@@ -50,3 +50,6 @@ run papers-b papers "$corpora/papers" "$here/eval/papers-questions-b.json" --spl
 # The third sets (written blind on 2026-11-24, fifth round), likewise.
 run music-c music "$corpora/music-library" "$here/eval/music-questions-c.json" --split "$split"
 run papers-c papers "$corpora/papers" "$here/eval/papers-questions-c.json" --split "$split"
+# The fourth sets (written blind on 2026-11-24, sixth round), likewise.
+run music-d music "$corpora/music-library" "$here/eval/music-questions-d.json" --split "$split"
+run papers-d papers "$corpora/papers" "$here/eval/papers-questions-d.json" --split "$split"
