@@ -224,8 +224,10 @@ fn holds_phrase(text: &str, phrase: &str) -> bool {
         return true;
     }
     let half = p.len().div_ceil(2);
+    // A chunk may end inside a word a line break hyphenated ("made gen-").
+    let tail = t.trim_end_matches('-');
     p.char_indices().skip(1).any(|(i, _)| {
-        (i >= half && t.ends_with(p[..i].trim_end()))
+        (i >= half && tail.ends_with(p[..i].trim_end()))
             || (p.len() - i >= half && t.starts_with(p[i..].trim_start()))
     })
 }
@@ -661,6 +663,8 @@ mod tests {
             "dishabille, busily noting down his thoughts on the wall.",
             p
         ));
+        // ...even where the chunk ends inside a hyphenated word.
+        assert!(holds_phrase("him. he was in extreme dishabille, bus-", p));
         // Less than half at either edge, or in the middle: not the passage.
         assert!(!holds_phrase("finally discovering him. he was in", p));
         assert!(!holds_phrase("his thoughts on the wall.", p));
