@@ -361,20 +361,16 @@ pub fn extractive(
     let follows = follow_focus(&chosen, &all_terms, &asked_for, cfg);
     for w in &follows {
         let c = chunks[w.chunk];
-        let key = (
-            c.source_id.as_str(),
-            crate::ingest::collapse_ws(&c.text[all_sents[w.chunk][w.first].clone()]),
-        );
+        let sentence = &c.text[all_sents[w.chunk][w.first].clone()];
         let clear = !chosen
             .iter()
             .any(|o| o.chunk == w.chunk && o.first <= w.first && w.first <= o.last);
-        let sentence = &c.text[all_sents[w.chunk][w.first].clone()];
         if chosen.len() < cfg.max_snippets
             && clear
             && !in_capitals(sentence)
             && !sentence.trim_end().ends_with('?')
             && sentence.unicode_words().count() >= cfg.min_words
-            && quoted.insert(key)
+            && quoted.insert((c.source_id.as_str(), crate::ingest::collapse_ws(sentence)))
         {
             chosen.push(w);
         }
