@@ -513,10 +513,16 @@ fn settle(rows: &[Vec<&Run>], mut kinds: Vec<Kind>) -> Vec<Kind> {
             let size = a.iter().chain(b).map(|r| r.size).fold(0.0, f64::max);
             (b[0].y - a[0].y).abs() <= 3.0 * size
         };
+        // Every row within three font sizes of the one before, from the
+        // columns' row above to the last of the stretch: the columns run
+        // on without a gap, as a column's last line does beside a
+        // copyright box at the foot of the other.
+        let unbroken = |from: usize, to: usize| (from..to).all(|j| near(&rows[j], &rows[j + 1]));
         let columns = (above && below)
             || (n <= 2
                 && ((above && near(&rows[i - 1], &rows[i]))
-                    || (below && near(&rows[end - 1], &rows[end]))));
+                    || (below && near(&rows[end - 1], &rows[end]))))
+            || (above && unbroken(i - 1, end - 1));
         let kind = if columns { Kind::Columns } else { Kind::Full };
         kinds[i..end].fill(kind);
         i = end;

@@ -108,6 +108,46 @@ fn two_columns_read_column_by_column() {
     assert!(out.blocks.iter().all(|b| b.page == Some(1)));
 }
 
+/// A column's last line set beside a small box at the foot of the other
+/// column (a copyright notice, drawn with its column) is read with its
+/// column, not after the box: the sentence it ends stays whole.
+#[test]
+fn a_columns_last_line_beside_a_box_in_the_other_stays_with_its_column() {
+    let notice = [
+        "(c) 2021 The Lighthouse Society.",
+        "ISBN 978-1-4503-8562-6",
+        "https://doi.org/10.1/keeper",
+    ];
+    let last = "and the keeper slept.";
+    let mut lines = Vec::new();
+    for (i, l) in LEFT.iter().enumerate() {
+        lines.push((72.0, 700.0 - 12.0 * i as f64, 10.0, *l));
+    }
+    for (i, n) in notice.iter().enumerate() {
+        lines.push((72.0, 604.0 - 8.0 * i as f64, 7.0, *n));
+    }
+    for (i, r) in RIGHT.iter().enumerate() {
+        lines.push((320.0, 700.0 - 12.0 * i as f64, 10.0, *r));
+    }
+    lines.push((320.0, 604.0, 10.0, last));
+    let out = extract(&one_page_pdf(&draw(&lines))).unwrap();
+    let at = |s: &str| {
+        out.text
+            .find(s)
+            .unwrap_or_else(|| panic!("{s:?} in {:?}", out.text))
+    };
+    assert!(
+        out.text.contains(&format!("{}\n{last}", RIGHT[7])),
+        "{:?}",
+        out.text
+    );
+    assert!(
+        at(LEFT[7]) < at(notice[0]) && at(notice[2]) < at(RIGHT[0]),
+        "{:?}",
+        out.text
+    );
+}
+
 /// A page in one column is read as PlainTextOutput reads it, character
 /// for character.
 #[test]
