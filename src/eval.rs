@@ -341,6 +341,7 @@ pub fn run(
                 unknown_names: &o.unknown_names,
                 unknown_identifiers: &o.unknown_identifiers,
                 unseen_identifiers: &o.unseen_identifiers,
+                unstated_amount: o.unstated_amount,
                 unknown_name_share: o.unknown_name_share,
                 unknown_share: o.unknown_share,
             },

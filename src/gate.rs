@@ -39,6 +39,10 @@ pub struct GateConfig {
     /// sources use ("AUROC") but none of the kept passages names or spells
     /// out: they are about something else.
     pub refuse_unseen_identifiers: bool,
+    /// Retrieval tier: refuse a question that asks for a sum of money
+    /// ("How much did the coble cost?") when none of the kept passages
+    /// names a sum beside what the question is about.
+    pub refuse_unstated_amount: bool,
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
@@ -68,6 +72,7 @@ impl Default for GateConfig {
             unknown_names_min_share: 0.25,
             refuse_unknown_identifiers: true,
             refuse_unseen_identifiers: true,
+            refuse_unstated_amount: true,
             high_confidence_score: 0.65,
             // Calibrated on the dev sets (README, "Confidence").
             high_confidence_coverage: 0.6,
@@ -101,6 +106,7 @@ pub enum Reason {
     NoChunksRetrieved,
     UnknownNames,
     UnseenIdentifiers,
+    UnstatedAmount,
     TopScoreTooLow,
     NoClearWinner,
     NoChunkAboveThreshold,
@@ -118,6 +124,9 @@ impl Reason {
             Reason::NoChunksRetrieved => "nothing in the sources matched the question",
             Reason::UnknownNames => "the question names something the sources never mention",
             Reason::UnseenIdentifiers => "no passage found names what the question asks about",
+            Reason::UnstatedAmount => {
+                "no passage found states the sum of money the question asks for"
+            }
             Reason::TopScoreTooLow => "the best passage matches too little of the question",
             Reason::NoClearWinner => "no passage stands out from the others",
             Reason::NoChunkAboveThreshold => {
@@ -228,6 +237,9 @@ pub struct GateInput<'a> {
     /// Identifiers the sources use but no kept passage names (retrieval
     /// tier only: a reranking model reads the passages itself).
     pub unseen_identifiers: &'a [String],
+    /// The question asks for a sum no kept passage states (retrieval tier
+    /// only, as above).
+    pub unstated_amount: bool,
     pub unknown_name_share: f32,
     pub unknown_share: f32,
 }
@@ -281,6 +293,18 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
             Reason::UnseenIdentifiers,
             numbers,
             input.unseen_identifiers,
+        );
+    }
+    numbers.insert(
+        "unstated_amount".into(),
+        f64::from(u8::from(input.unstated_amount)),
+    );
+    if cfg.refuse_unstated_amount && input.unstated_amount {
+        return GateDecision::new(
+            Decision::Refuse,
+            Tier::Retrieval,
+            Reason::UnstatedAmount,
+            numbers,
         );
     }
     let mut ev: Vec<f32> = kept.iter().map(|e| e.score(cfg)).collect();
@@ -438,6 +462,7 @@ mod tests {
                 unknown_names: &[],
                 unknown_identifiers: &[],
                 unseen_identifiers: &[],
+                unstated_amount: false,
                 unknown_name_share: 0.0,
                 unknown_share: 0.0,
             };
@@ -482,6 +507,7 @@ mod tests {
             unknown_names: &names,
             unknown_identifiers: &[],
             unseen_identifiers: &[],
+            unstated_amount: false,
             unknown_name_share: 0.4,
             unknown_share: 0.4,
         };
@@ -528,6 +554,20 @@ mod tests {
             ..cfg
         };
         assert_eq!(retrieval_gate(&unseen, &off).reason, Reason::Passed);
+        // A question asking for a sum no kept passage states refuses in the
+        // retrieval tier, however strong the evidence, unless turned off.
+        let unstated = GateInput {
+            unstated_amount: true,
+            ..passing
+        };
+        let d = retrieval_gate(&unstated, &cfg);
+        assert_eq!(d.reason, Reason::UnstatedAmount);
+        assert_eq!(d.numbers["unstated_amount"], 1.0);
+        let off = GateConfig {
+            refuse_unstated_amount: false,
+            ..cfg
+        };
+        assert_eq!(retrieval_gate(&unstated, &off).reason, Reason::Passed);
         // The unknown share lowers the top score by the penalty.
         let cfg2 = GateConfig {
             unknown_penalty: 1.0,
@@ -540,6 +580,7 @@ mod tests {
             unknown_names: &names,
             unknown_identifiers: &[],
             unseen_identifiers: &[],
+            unstated_amount: false,
             unknown_name_share: 0.5,
             unknown_share: 0.5,
         };
@@ -566,6 +607,7 @@ mod tests {
             unknown_names: &[],
             unknown_identifiers: &[],
             unseen_identifiers: &[],
+            unstated_amount: false,
             unknown_name_share: 0.0,
             unknown_share: 0.0,
         };
@@ -583,6 +625,7 @@ mod tests {
             unknown_names: &names,
             unknown_identifiers: &[],
             unseen_identifiers: &[],
+            unstated_amount: false,
             unknown_name_share: 0.5,
             ..input
         };
@@ -640,6 +683,7 @@ mod words_tests {
                 unknown_names: &[],
                 unknown_identifiers: &[],
                 unseen_identifiers: &auroc,
+                unstated_amount: false,
                 unknown_name_share: 0.0,
                 unknown_share: 0.0,
             },

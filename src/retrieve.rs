@@ -121,6 +121,9 @@ pub struct Retrieval {
     /// the top `top_k` passages names (text, title or location) or spells
     /// out: what the question is about is elsewhere, if anywhere.
     pub unseen_identifiers: Vec<String>,
+    /// The question asks for a sum of money ("How much did it cost?") and
+    /// none of the top `top_k` passages states one beside what it names.
+    pub unstated_amount: bool,
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
@@ -446,6 +449,7 @@ pub fn retrieve(
 
     let (unknown_identifiers, unseen_identifiers) =
         names::lacking_identifiers(index, query, &unknown_names, &candidates, cfg.top_k);
+    let unstated_amount = amount::unstated_amount(index, query, &terms, &candidates, cfg.top_k);
     Ok(Retrieval {
         normalized_query: normalized,
         terms,
@@ -453,6 +457,7 @@ pub fn retrieve(
         unknown_names,
         unknown_identifiers,
         unseen_identifiers,
+        unstated_amount,
         unknown_name_share,
         unknown_share,
         query_vector,
@@ -567,6 +572,7 @@ fn fold_copies(candidates: &mut Vec<Candidate>) {
     candidates.retain(|_| k.next().unwrap_or(true));
 }
 
+mod amount;
 mod names;
 #[cfg(test)]
 mod tests;

@@ -173,6 +173,8 @@ pub struct QueryOutcome {
     pub unknown_identifiers: Vec<String>,
     /// Identifiers the sources use but none of the top passages names.
     pub unseen_identifiers: Vec<String>,
+    /// The question asks for a sum of money none of the top passages states.
+    pub unstated_amount: bool,
     /// IDF-weighted share of query terms that belong to those names.
     pub unknown_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
@@ -253,6 +255,7 @@ pub fn ask_with(
         unknown_names: retrieval.unknown_names.clone(),
         unknown_identifiers: retrieval.unknown_identifiers.clone(),
         unseen_identifiers: retrieval.unseen_identifiers.clone(),
+        unstated_amount: retrieval.unstated_amount,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
         engine: engine.name(),
@@ -306,6 +309,7 @@ pub fn ask_with(
         unknown_names: &retrieval.unknown_names,
         unknown_identifiers: &retrieval.unknown_identifiers,
         unseen_identifiers: &retrieval.unseen_identifiers,
+        unstated_amount: retrieval.unstated_amount,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
     };

@@ -279,3 +279,45 @@ proptest::proptest! {
         proptest::prop_assert!(super::names::spells_out(&text, &letters), "{text}");
     }
 }
+
+/// A question asking what something cost goes without an answer when the
+/// passages about it state no sum, or state one only about something else
+/// (a copyright notice's "$15.00" beside a DOI holding the question's
+/// number); a passage stating the sum beside what was bought answers it.
+#[test]
+fn a_sum_asked_for_is_stated_beside_what_was_bought_or_goes_without() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(src.join(name), text).unwrap();
+    write(
+        "coble.md",
+        "William Darling bought a coble for the rescue work. The coble was \
+         built of larch at North Sunderland.\n",
+    );
+    write(
+        "notice.md",
+        "Permission to copy is granted. ACM ISBN 978-1-4503. . . $15.00 \
+         https://doi.org/10.1145/3468264.\n",
+    );
+    let opts = crate::index::UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    };
+    let unstated = |q: &str| {
+        crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
+        let index = Index::open(&idx).unwrap();
+        retrieve(&index, None, q, &RetrieveConfig::default())
+            .unwrap()
+            .unstated_amount
+    };
+    let asked = "What did William Darling pay for the coble in 1145?";
+    assert!(unstated(asked));
+    // Questions that ask for no sum are never held to one.
+    assert!(!unstated("What was the coble built of?"));
+    write(
+        "price.md",
+        "For the coble William Darling paid fourteen pounds to the builder.\n",
+    );
+    assert!(!unstated(asked));
+}
