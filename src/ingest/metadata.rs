@@ -164,9 +164,11 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
 
 /// `Title:` and `Author:` from a header block in the first lines of a text
 /// (continuation lines are indented; the header ends at the first line that
-/// is neither a field, a continuation nor blank, within 80 lines).
+/// is neither a field, a continuation nor blank, within 80 lines). A PEP's
+/// title is given with its number, as PEPs are cited ("PEP 8 – Style Guide
+/// for Python Code"), so that a question naming "PEP 8" finds its passages.
 fn header_fields(text: &str) -> (Option<String>, Option<String>) {
-    let (mut title, mut author) = (None, None);
+    let (mut title, mut author, mut pep) = (None, None, None);
     for line in text.lines().take(80) {
         let l = line.trim_end();
         let field = |name: &str| {
@@ -180,10 +182,17 @@ fn header_fields(text: &str) -> (Option<String>, Option<String>) {
         if author.is_none() {
             author = field("Author:").or_else(|| field("Authors:"));
         }
-        if title.is_some() && author.is_some() {
+        if pep.is_none() {
+            pep = field("PEP:").filter(|n| n.chars().all(|c| c.is_ascii_digit()));
+        }
+        if title.is_some() && author.is_some() && pep.is_some() {
             break;
         }
     }
+    let title = match (title, pep) {
+        (Some(t), Some(n)) => Some(format!("PEP {n} – {t}")),
+        (t, _) => t,
+    };
     (title, author)
 }
 
@@ -300,7 +309,7 @@ mod tests {
     fn pep_headers_beat_section_headings() {
         let text = "PEP: 8\nTitle: Style Guide for Python Code\nAuthor: Guido van Rossum <guido@python.org>\nStatus: Active\n\n\nIntroduction\n============\n\nThis document gives coding conventions.";
         let (t, a) = title_of(text, None, &["Introduction"]);
-        assert_eq!(t, "Style Guide for Python Code");
+        assert_eq!(t, "PEP 8 – Style Guide for Python Code");
         assert!(a.unwrap().starts_with("Guido van Rossum"));
         assert_eq!(
             title_of("Body.", None, &["Abstract", "Introduction"]).0,
