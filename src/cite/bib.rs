@@ -494,6 +494,24 @@ fn title_words(t: &str) -> Vec<String> {
 /// (case, punctuation and word order aside). A subtitle the other lacks
 /// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67).
 pub fn title_similarity(a: &str, b: &str) -> f32 {
+    // A PEP is titled with its number ("PEP 8 – Style Guide for Python
+    // Code"); a reference may give its title alone.
+    let bare = |t: &str| -> String {
+        let rest = t.trim_start().strip_prefix("PEP ").unwrap_or("");
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match rest[digits..]
+            .trim_start()
+            .strip_prefix(['–', '—', '-', ':'])
+        {
+            Some(title) if digits > 0 => title.trim().to_string(),
+            _ => t.to_string(),
+        }
+    };
+    dice(a, b).max(dice(&bare(a), &bare(b)))
+}
+
+/// The Dice coefficient of two titles' word sets.
+fn dice(a: &str, b: &str) -> f32 {
     let mut a = title_words(a);
     let mut b = title_words(b);
     a.sort();
@@ -575,6 +593,11 @@ mod tests {
             title_similarity("Deep Learning", "Deep Learning: A Survey") < MIN_TITLE_SIMILARITY
         );
         assert_eq!(title_similarity("", "x"), 0.0);
+        assert_eq!(
+            title_similarity("PEP 572 – Assignment Expressions", "Assignment expressions"),
+            1.0
+        );
+        assert!(title_similarity("PEP 572 – Assignment Expressions", "PEP 8 – Style Guide") < 0.5);
     }
 
     const BIB: &str = r#"
