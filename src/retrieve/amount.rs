@@ -109,16 +109,27 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether the question asks for a sum of money: a fee, salary or price,
-/// "how much" something cost or someone paid, earned or charged, or what
-/// someone paid.
+/// Whether the question asks for a sum of money: "how much" with a word
+/// of paying or a sum's name ("How much did it cost?", "How much is the
+/// fee?"), "what" or "which" followed closely by a sum's name ("What
+/// yearly salary…", "what was the fee…"; not "What features predict house
+/// prices?"), or what someone paid.
 pub(super) fn asks_for_money(question: &str) -> bool {
     let w = words(question);
-    let has = |set: &[&str]| w.iter().any(|x| set.contains(&x.as_str()));
-    let how_much = w.windows(2).any(|p| p[0] == "how" && p[1] == "much");
-    has(SUM_NOUNS)
-        || (how_much && (has(SUM_VERBS) || w.iter().any(|x| x == "money")))
-        || (w.iter().any(|x| x == "what") && has(&["pay", "paid", "pays"]))
+    let is = |x: &String, set: &[&str]| set.contains(&x.as_str());
+    let after = |at: usize, n: usize| {
+        w[at + 1..]
+            .iter()
+            .filter(|x| !is(x, &["is", "was", "were", "are", "the", "a", "an"]))
+            .take(n)
+    };
+    w.iter().enumerate().any(|(i, x)| match x.as_str() {
+        "much" if i > 0 && w[i - 1] == "how" => w[i + 1..]
+            .iter()
+            .any(|y| is(y, SUM_NOUNS) || is(y, SUM_VERBS) || y == "money"),
+        "what" | "which" => after(i, 3).any(|y| is(y, SUM_NOUNS)),
+        _ => false,
+    }) || (w.iter().any(|x| x == "what") && w.iter().any(|x| is(x, &["pay", "paid", "pays"])))
 }
 
 /// Whether `text` names a sum: a currency sign or a currency's name ("600
@@ -193,6 +204,8 @@ mod tests {
             "What salary came with the Kapellmeister post?",
             "How much did the Statue of Liberty cost to build?",
             "How much money did Paderewski earn from his recitals?",
+            "Who was Prince Galitzin, and what fee did Beethoven set?",
+            "What was the filing fee for the form?",
         ] {
             assert!(asks_for_money(q), "{q}");
         }
@@ -201,6 +214,8 @@ mod tests {
             "Which woman took charge of the beacon?",
             "How much smaller should the first layer's step size be?",
             "How many keepers lived on the rock?",
+            "What features predict house prices best?",
+            "Did the permission to copy require a fee?",
         ] {
             assert!(!asks_for_money(q), "{q}");
         }
