@@ -53,3 +53,6 @@ run papers-c papers "$corpora/papers" "$here/eval/papers-questions-c.json" --spl
 # The fourth sets (written blind on 2026-11-24, sixth round), likewise.
 run music-d music "$corpora/music-library" "$here/eval/music-questions-d.json" --split "$split"
 run papers-d papers "$corpora/papers" "$here/eval/papers-questions-d.json" --split "$split"
+# The fifth sets (written blind on 2026-11-24, seventh round), likewise.
+run music-e music "$corpora/music-library" "$here/eval/music-questions-e.json" --split "$split"
+run papers-e papers "$corpora/papers" "$here/eval/papers-questions-e.json" --split "$split"
