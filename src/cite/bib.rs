@@ -1,6 +1,7 @@
 //! The author's bibliography: BibTeX/BibLaTeX or CSL-JSON read into
 //! [`Work`]s, and the works matched to the sources of the index.
 
+pub use super::title::{MIN_TITLE_SIMILARITY, title_similarity};
 use anyhow::{Context, Result, anyhow, bail};
 use biblatex::ChunksExt;
 use hayagriva::citationberg::json as csl_json;
@@ -370,10 +371,6 @@ pub struct Matched {
     pub unmatched_sources: Vec<String>,
 }
 
-/// Least title similarity ([`title_similarity`]) that ties a work to a
-/// source.
-pub const MIN_TITLE_SIMILARITY: f32 = 0.8;
-
 impl Matched {
     /// Tie works to sources: by file name, else by DOI (`head` gives the
     /// first text of a source, asked only while a work with a DOI is left),
@@ -482,49 +479,6 @@ impl Matched {
     }
 }
 
-/// Lower-cased words of letters and digits.
-fn title_words(t: &str) -> Vec<String> {
-    t.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// How alike two titles are, 0–1: the Dice coefficient of their word sets
-/// (case, punctuation and word order aside). A subtitle the other lacks
-/// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67).
-pub fn title_similarity(a: &str, b: &str) -> f32 {
-    // A PEP is titled with its number ("PEP 8 – Style Guide for Python
-    // Code"); a reference may give its title alone.
-    let bare = |t: &str| -> String {
-        let rest = t.trim_start().strip_prefix("PEP ").unwrap_or("");
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        match rest[digits..]
-            .trim_start()
-            .strip_prefix(['–', '—', '-', ':'])
-        {
-            Some(title) if digits > 0 => title.trim().to_string(),
-            _ => t.to_string(),
-        }
-    };
-    dice(a, b).max(dice(&bare(a), &bare(b)))
-}
-
-/// The Dice coefficient of two titles' word sets.
-fn dice(a: &str, b: &str) -> f32 {
-    let mut a = title_words(a);
-    let mut b = title_words(b);
-    a.sort();
-    a.dedup();
-    b.sort();
-    b.dedup();
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
-    2.0 * common as f32 / (a.len() + b.len()) as f32
-}
-
 /// A chapter of an edited book (`@incollection`) becomes, in hayagriva, an
 /// `Anthos` inside an `Anthology`, for which hayagriva gives CSL styles
 /// the book's title twice (as container and as volume title: "In Lights of
@@ -581,23 +535,6 @@ mod tests {
         );
         assert_eq!(clean_doi("doi:10.5/x").as_deref(), Some("10.5/x"));
         assert_eq!(clean_doi("not a doi"), None);
-    }
-
-    #[test]
-    fn title_similarity_ignores_case_punctuation_and_order() {
-        assert_eq!(
-            title_similarity("Learning Rate Curriculum", "learning-rate curriculum."),
-            1.0
-        );
-        assert!(
-            title_similarity("Deep Learning", "Deep Learning: A Survey") < MIN_TITLE_SIMILARITY
-        );
-        assert_eq!(title_similarity("", "x"), 0.0);
-        assert_eq!(
-            title_similarity("PEP 572 – Assignment Expressions", "Assignment expressions"),
-            1.0
-        );
-        assert!(title_similarity("PEP 572 – Assignment Expressions", "PEP 8 – Style Guide") < 0.5);
     }
 
     const BIB: &str = r#"

@@ -21,6 +21,7 @@
 pub mod bib;
 pub mod check;
 pub mod style;
+mod title;
 
 pub use bib::{Bibliography, MatchHow, Matched, SourceMeta, Work};
 pub use check::{Citation, CitationCheck, CitationResult, PageRange};

@@ -218,6 +218,60 @@ fn the_title_is_the_largest_type_at_the_top_of_the_first_page() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
 
+    /// Whatever the page — lines in either column or across it, at any
+    /// baselines and sizes, short or long, drawn in any order — a page read
+    /// as two columns holds every character drawn on it exactly as often
+    /// as it was drawn: reading order moves text, never loses or repeats it.
+    #[test]
+    fn a_page_read_in_columns_keeps_every_character_once(
+        lines in proptest::collection::vec(
+            (0u8..3, 0usize..60, 6.0f64..12.0, 0.2f64..1.0, 1usize..8),
+            10..80,
+        ),
+        order in proptest::collection::vec(proptest::num::usize::ANY, 80),
+    ) {
+        let mut n = 0;
+        let mut runs: Vec<layout::Run> = lines
+            .iter()
+            .map(|&(side, row, size, share, words)| {
+                let (x0, full) = match side {
+                    0 => (72.0, 230.0),
+                    1 => (320.0, 230.0),
+                    _ => (72.0, 478.0),
+                };
+                let x1 = x0 + full * share;
+                let text = (0..words)
+                    .map(|_| {
+                        n += 1;
+                        format!("w{n}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let y = 60.0 + 11.0 * row as f64;
+                layout::Run { x0, x1, y, size, index: 0, upright: true, end: x1, end_y: y, text }
+            })
+            .collect();
+        // The stream draws them in any order.
+        let len = runs.len();
+        for (i, o) in order.iter().enumerate().take(len) {
+            runs.swap(i, o % len);
+        }
+        for (i, r) in runs.iter_mut().enumerate() {
+            r.index = i;
+        }
+        if let Some(text) = layout::two_columns(&runs, (0.0, 0.0, 612.0, 792.0)) {
+            // Characters, not words: runs drawn over one another on a
+            // line are written without a space between them, as
+            // PlainTextOutput writes them.
+            let chars = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<Vec<char>>();
+            let mut got = chars(&text);
+            let mut drawn: Vec<char> = runs.iter().flat_map(|r| chars(&r.text)).collect();
+            got.sort_unstable();
+            drawn.sort_unstable();
+            proptest::prop_assert_eq!(got, drawn);
+        }
+    }
+
     /// Whatever the runs of a first page (sizes, places, rotation, text),
     /// a title found by type size is made of their words, 2 to 30 of them;
     /// a page set in one size has none.

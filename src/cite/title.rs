@@ -1,0 +1,88 @@
+//! How alike two works' titles are, for tying a bibliography's works to
+//! the sources when no file name or DOI does.
+
+/// Least title similarity ([`title_similarity`]) that ties a work to a
+/// source.
+pub const MIN_TITLE_SIMILARITY: f32 = 0.8;
+
+/// Lower-cased words of letters and digits.
+fn title_words(t: &str) -> Vec<String> {
+    t.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// How alike two titles are, 0–1: the Dice coefficient of their word sets
+/// (case, punctuation and word order aside). A subtitle the other lacks
+/// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67).
+pub fn title_similarity(a: &str, b: &str) -> f32 {
+    // A PEP is titled with its number ("PEP 8 – Style Guide for Python
+    // Code"); a reference may give its title alone.
+    let bare = |t: &str| -> String {
+        let rest = t.trim_start().strip_prefix("PEP ").unwrap_or("");
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match rest[digits..]
+            .trim_start()
+            .strip_prefix(['–', '—', '-', ':'])
+        {
+            Some(title) if digits > 0 => title.trim().to_string(),
+            _ => t.to_string(),
+        }
+    };
+    dice(a, b).max(dice(&bare(a), &bare(b)))
+}
+
+/// The Dice coefficient of two titles' word sets.
+fn dice(a: &str, b: &str) -> f32 {
+    let mut a = title_words(a);
+    let mut b = title_words(b);
+    a.sort();
+    a.dedup();
+    b.sort();
+    b.dedup();
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
+    2.0 * common as f32 / (a.len() + b.len()) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn title_similarity_ignores_case_punctuation_and_order() {
+        assert_eq!(
+            title_similarity("Learning Rate Curriculum", "learning-rate curriculum."),
+            1.0
+        );
+        assert!(
+            title_similarity("Deep Learning", "Deep Learning: A Survey") < MIN_TITLE_SIMILARITY
+        );
+        assert_eq!(title_similarity("", "x"), 0.0);
+        assert_eq!(
+            title_similarity("PEP 572 – Assignment Expressions", "Assignment expressions"),
+            1.0
+        );
+        assert!(title_similarity("PEP 572 – Assignment Expressions", "PEP 8 – Style Guide") < 0.5);
+    }
+
+    proptest::proptest! {
+        /// Similarity is symmetric and in [0, 1]; a title is wholly like
+        /// itself, and a PEP's numbered title like its title alone.
+        #[test]
+        fn similarity_is_symmetric_and_a_peps_number_aside(
+            a in "[A-Za-z]{1,8}( [A-Za-z]{1,8}){0,5}",
+            b in "[A-Za-z ,:.-]{0,40}",
+            n in 1u32..10_000,
+        ) {
+            let (ab, ba) = (title_similarity(&a, &b), title_similarity(&b, &a));
+            proptest::prop_assert_eq!(ab, ba);
+            proptest::prop_assert!((0.0..=1.0).contains(&ab));
+            proptest::prop_assert_eq!(title_similarity(&a, &a), 1.0);
+            proptest::prop_assert_eq!(title_similarity(&format!("PEP {n} – {a}"), &a), 1.0);
+        }
+    }
+}
