@@ -362,4 +362,22 @@ mod tests {
         );
         assert_eq!(title_of("x", None, &["The Bell Rock"]).0, "The Bell Rock");
     }
+
+    proptest::proptest! {
+        /// A PEP's title is its own `Title:` field, with its number when
+        /// its `PEP:` field is one, and the field alone when it is not.
+        #[test]
+        fn a_peps_title_is_its_header_with_its_number(
+            title in "[A-Z][a-z]{2,8}( [a-z]{2,8}){0,4}",
+            n in 1u32..10_000,
+            numbered in proptest::bool::ANY,
+        ) {
+            let pep = if numbered { n.to_string() } else { "draft".to_string() };
+            let text = format!(
+                "PEP: {pep}\nTitle: {title}\nAuthor: A. Keeper\n\nAbstract\n========\n\nBody."
+            );
+            let want = if numbered { format!("PEP {n} – {title}") } else { title.clone() };
+            proptest::prop_assert_eq!(title_of(&text, None, &["Abstract"]).0, want);
+        }
+    }
 }
