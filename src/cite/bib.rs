@@ -1,7 +1,7 @@
 //! The author's bibliography: BibTeX/BibLaTeX or CSL-JSON read into
 //! [`Work`]s, and the works matched to the sources of the index.
 
-pub use super::title::{MIN_TITLE_SIMILARITY, title_similarity};
+use super::title::{MIN_TITLE_SIMILARITY, title_similarity};
 use anyhow::{Context, Result, anyhow, bail};
 use biblatex::ChunksExt;
 use hayagriva::citationberg::json as csl_json;

@@ -7,6 +7,7 @@
 use super::Candidate;
 use crate::index::Index;
 use std::collections::HashSet;
+use unicode_segmentation::UnicodeSegmentation;
 
 /// Nouns that ask for a sum wherever they stand in a question.
 const SUM_NOUNS: &[&str] = &[
@@ -103,10 +104,7 @@ const CURRENCIES: &[&str] = &[
 ];
 
 fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    text.unicode_words().map(str::to_lowercase).collect()
 }
 
 /// Whether the question asks for a sum of money: "how much" with a word
