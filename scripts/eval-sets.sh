@@ -56,3 +56,7 @@ run papers-d papers "$corpora/papers" "$here/eval/papers-questions-d.json" --spl
 # The fifth sets (written blind on 2026-11-24, seventh round), likewise.
 run music-e music "$corpora/music-library" "$here/eval/music-questions-e.json" --split "$split"
 run papers-e papers "$corpora/papers" "$here/eval/papers-questions-e.json" --split "$split"
+# The sixth sets (written blind on 2026-11-24, eighth round; half the
+# questions, of every kind, in the author's own voice), likewise.
+run music-f music "$corpora/music-library" "$here/eval/music-questions-f.json" --split "$split"
+run papers-f papers "$corpora/papers" "$here/eval/papers-questions-f.json" --split "$split"
