@@ -124,6 +124,10 @@ pub struct Retrieval {
     /// The question asks for a sum of money ("How much did it cost?") and
     /// none of the top `top_k` passages states one beside what it names.
     pub unstated_amount: bool,
+    /// The question speaks of the asker ("How do I…", "my car"): one about
+    /// the asker's own circumstances, answered only by a passage that names
+    /// most of what it asks about.
+    pub about_asker: bool,
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
@@ -458,6 +462,7 @@ pub fn retrieve(
         unknown_identifiers,
         unseen_identifiers,
         unstated_amount,
+        about_asker: asker::about_asker(query),
         unknown_name_share,
         unknown_share,
         query_vector,
@@ -573,6 +578,7 @@ fn fold_copies(candidates: &mut Vec<Candidate>) {
 }
 
 mod amount;
+mod asker;
 mod names;
 #[cfg(test)]
 mod tests;
