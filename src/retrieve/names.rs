@@ -175,8 +175,59 @@ pub(super) fn lacking_identifiers(
             !top.iter()
                 .any(|(terms, full)| passage_names(index, terms, full, w))
         });
+        unseen.retain(|w| !(as_maker(query, w) && sources_name(index, candidates, top_k, w)));
     }
     (unknown, unseen)
+}
+
+/// Nouns that, after an organisation's name, make it the maker of the work
+/// asked about ("the ByteDance team", "the IBM researchers").
+const MAKERS: &[&str] = &[
+    "team",
+    "teams",
+    "group",
+    "groups",
+    "lab",
+    "labs",
+    "laboratory",
+    "researchers",
+    "authors",
+    "engineers",
+    "scientists",
+];
+
+/// `word` stands in the question as the maker of what it asks about:
+/// possessive ("IBM's monolith-splitting tool") or before a maker noun
+/// ("the ByteDance team"). A maker is who wrote the source, which its
+/// passages seldom repeat: its front matter names it, once.
+fn as_maker(query: &str, word: &str) -> bool {
+    let words: Vec<&str> = query.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, raw)| {
+        let (w, possessive) = bare(raw);
+        w == word
+            && (possessive
+                || words
+                    .get(i + 1)
+                    .is_some_and(|next| MAKERS.contains(&bare(next).0.to_lowercase().as_str())))
+    })
+}
+
+/// Some source of the first `top_k` candidates names `word` anywhere.
+fn sources_name(index: &Index, candidates: &[Candidate], top_k: usize, word: &str) -> bool {
+    let mut seen: Vec<&str> = Vec::new();
+    candidates.iter().take(top_k.max(1)).any(|c| {
+        let source = c.chunk.source_id.as_str();
+        if seen.contains(&source) {
+            return false;
+        }
+        seen.push(source);
+        index.chunks_of(source).is_ok_and(|chunks| {
+            chunks.iter().any(|ch| {
+                let terms: HashSet<String> = index.analyze(&ch.text).into_iter().collect();
+                passage_names(index, &terms, &ch.text, word)
+            })
+        })
+    })
 }
 
 /// An identifier: a word with two or more capitals ("SMOTE", "AlphaFold",

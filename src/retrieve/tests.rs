@@ -321,3 +321,46 @@ fn a_sum_asked_for_is_stated_beside_what_was_bought_or_goes_without() {
     );
     assert!(!unstated(asked));
 }
+
+/// An organisation named as the maker of the work ("the ByteDance team",
+/// "ByteDance's agent") is seen when the source of a kept passage names it
+/// anywhere (its front matter, once); named otherwise, it must be in a kept
+/// passage.
+#[test]
+fn a_maker_named_in_the_front_matter_is_seen() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let filler = "Tables and figures follow the usual layout of the venue. ".repeat(60);
+    std::fs::write(
+        src.join("paper.md"),
+        format!(
+            "PaSa, a paper search agent. Written at ByteDance Research.\n\n{filler}\n\n\
+             The crawler agent was first trained by imitation on crawler \
+             sessions, then the crawler agent was trained further with \
+             reinforcement learning.\n"
+        ),
+    )
+    .unwrap();
+    let opts = crate::index::UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    };
+    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
+    let index = Index::open(&idx).unwrap();
+    let cfg = RetrieveConfig {
+        top_k: 1,
+        ..Default::default()
+    };
+    let unseen = |q: &str| retrieve(&index, None, q, &cfg).unwrap().unseen_identifiers;
+    for q in [
+        "How was the ByteDance team's crawler agent trained first, by imitation?",
+        "How was ByteDance's crawler agent trained first, by imitation?",
+    ] {
+        assert!(unseen(q).is_empty(), "{q}");
+    }
+    assert_eq!(
+        unseen("How was the crawler agent of ByteDance trained first, by imitation?"),
+        vec!["ByteDance".to_string()]
+    );
+}
