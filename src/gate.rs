@@ -172,6 +172,12 @@ impl GateDecision {
             // The message names them: "…asks about: AUROC".
             Reason::UnseenIdentifiers => self.message.clone(),
             Reason::TopScoreTooLow => format!("{}{evidence}", self.reason.describe()),
+            Reason::PersonalQuestion => match (n("top_score"), n("asker_min_score")) {
+                (Some(t), Some(m)) => {
+                    format!("{} (evidence {t:.2}, needs {m:.2})", self.reason.describe())
+                }
+                _ => self.reason.describe().to_string(),
+            },
             _ => self.reason.describe().to_string(),
         }
     }

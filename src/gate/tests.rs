@@ -268,6 +268,19 @@ fn decisions_in_words() {
         nums(0.05),
     );
     assert!(low.in_words(&[], 1).contains("evidence 0.05, needs 0.30"));
+    let mut personal_numbers = nums(0.42);
+    personal_numbers.insert("asker_min_score".into(), 0.55);
+    let personal = GateDecision::new(
+        Decision::Refuse,
+        Tier::Retrieval,
+        Reason::PersonalQuestion,
+        personal_numbers,
+    );
+    assert_eq!(
+        personal.in_words(&[], 1),
+        "the question is about your own circumstances, and no passage matches it closely \
+         (evidence 0.42, needs 0.55)"
+    );
     let auroc = vec!["AUROC".to_string()];
     let unseen = retrieval_gate(
         &GateInput {
