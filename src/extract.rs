@@ -84,12 +84,12 @@ impl Default for ExtractConfig {
             per_chunk: 2,
             vector_weight: 0.3,
             // With late interaction in the score, 0.7 keeps as many quotes per
-            // answer as 0.6 did without it (README, "Evaluation").
+            // answer as 0.6 did without it (docs/evaluation-log.md).
             min_relative_score: 0.7,
             answer_type_bonus: 0.15,
             // Calibrated on the dev halves and eval/questions.json (README).
             max_sim_weight: 1.0,
-            // Calibrated on the dev halves (README, "Evaluation").
+            // Calibrated on the dev halves (docs/evaluation-log.md).
             follow_focus: 5,
             min_words: crate::text::MIN_QUOTE_WORDS,
         }

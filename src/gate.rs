@@ -81,7 +81,7 @@ impl Default for GateConfig {
             refuse_unstated_amount: true,
             asker_min_score: 0.55,
             high_confidence_score: 0.65,
-            // Calibrated on the dev sets (README, "Confidence").
+            // Calibrated on the dev sets (docs/evaluation-log.md, "Confidence").
             high_confidence_coverage: 0.6,
             rerank_threshold: 3,
             rerank_min_chunks: 1,

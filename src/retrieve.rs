@@ -64,11 +64,11 @@ impl Default for RetrieveConfig {
             vector_ef: 256,
             pool: 12,
             top_k: 5,
-            // Calibrated on eval/questions.json (README, "Retrieval").
+            // Calibrated on eval/questions.json (docs/evaluation-log.md).
             fusion: Fusion::Convex,
             // Calibrated on the dev halves of eval/music-questions.json and
             // eval/papers-questions.json and on eval/questions.json
-            // (README, "Retrieval").
+            // (docs/evaluation-log.md).
             bm25_weight: 0.2,
             rrf_k: 60.0,
             rescore_depth: 40,

@@ -89,7 +89,7 @@ pub enum EmbedderKind {
 
 impl EmbedderKind {
     /// The retrieval gate's minimum top evidence calibrated for this
-    /// embedder on `eval/questions.json` (README, "Evaluation"): the models'
+    /// embedder on `eval/questions.json` (docs/evaluation-log.md): the models'
     /// cosine similarities have different scales.
     pub fn calibrated_min_top_score(self) -> f32 {
         match self {
