@@ -175,12 +175,7 @@ fn unknown_names_are_whole_runs() {
          records.\n",
     )
     .unwrap();
-    let opts = crate::index::UpdateOptions {
-        replace_other_sources: true,
-        ..Default::default()
-    };
-    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
-    let index = Index::open(&idx).unwrap();
+    let index = index_folder(&src, &idx);
     let names = |q: &str| super::names::unknown_names(&index, q);
     assert_eq!(names("Who led the Kneisel Quartet?"), ["Kneisel Quartet"]);
     assert_eq!(names("Who built Hook Head?"), ["Hook Head"]);
@@ -219,12 +214,7 @@ fn identifiers_and_the_passages_that_name_them() {
     let (src, idx) = (work.path().join("src"), work.path().join("idx"));
     std::fs::create_dir(&src).unwrap();
     std::fs::write(src.join("a.md"), "Nothing at all.\n").unwrap();
-    let opts = crate::index::UpdateOptions {
-        replace_other_sources: true,
-        ..Default::default()
-    };
-    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
-    let index = Index::open(&idx).unwrap();
+    let index = index_folder(&src, &idx);
     let names = |text: &str, w: &str| {
         let terms: HashSet<String> = index.analyze(text).into_iter().collect();
         super::names::passage_names(&index, &terms, text, w)
@@ -300,13 +290,8 @@ fn a_sum_asked_for_is_stated_beside_what_was_bought_or_goes_without() {
         "Permission to copy is granted. ACM ISBN 978-1-4503. . . $15.00 \
          https://doi.org/10.1145/3468264.\n",
     );
-    let opts = crate::index::UpdateOptions {
-        replace_other_sources: true,
-        ..Default::default()
-    };
     let unstated = |q: &str| {
-        crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
-        let index = Index::open(&idx).unwrap();
+        let index = index_folder(&src, &idx);
         retrieve(&index, None, q, &RetrieveConfig::default())
             .unwrap()
             .unstated_amount
@@ -342,12 +327,7 @@ fn a_maker_named_in_the_front_matter_is_seen() {
         ),
     )
     .unwrap();
-    let opts = crate::index::UpdateOptions {
-        replace_other_sources: true,
-        ..Default::default()
-    };
-    crate::index::update(&src, &idx, &opts, None, &mut |_| {}).unwrap();
-    let index = Index::open(&idx).unwrap();
+    let index = index_folder(&src, &idx);
     let cfg = RetrieveConfig {
         top_k: 1,
         ..Default::default()
@@ -363,4 +343,14 @@ fn a_maker_named_in_the_front_matter_is_seen() {
         unseen("How was the crawler agent of ByteDance trained first, by imitation?"),
         vec!["ByteDance".to_string()]
     );
+}
+
+/// Index the folder `src` into `idx` (only its files) and open the index.
+fn index_folder(src: &std::path::Path, idx: &std::path::Path) -> Index {
+    let opts = crate::index::UpdateOptions {
+        replace_other_sources: true,
+        ..Default::default()
+    };
+    crate::index::update(src, idx, &opts, None, &mut |_| {}).unwrap();
+    Index::open(idx).unwrap()
 }
