@@ -230,12 +230,14 @@ fn identifiers_and_the_passages_that_name_them() {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
-    /// Any question and any passage: reading names never panics, and an
-    /// identifier found in a question is a word of it.
+    /// Any question and any passage: reading names, or whether the
+    /// question is about the asker, never panics, and an identifier found in
+    /// a question is a word of it.
     #[test]
     fn names_of_any_text(q in "\\PC{0,80}", t in "\\PC{0,200}") {
         let _ = capitalised_runs(&q);
         let _ = super::names::shouted(&q);
+        let _ = super::asker::about_asker(&q);
         for w in super::names::identifiers(&q) {
             proptest::prop_assert!(q.contains(w));
             let _ = super::names::spells_out(&t, w);
