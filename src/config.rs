@@ -35,6 +35,9 @@ pub struct Config {
     /// calibrated value applies: [`Config::settle`]).
     #[serde(skip)]
     pub min_top_score_set: bool,
+    /// Likewise `gate.advice_min_score`.
+    #[serde(skip)]
+    pub advice_min_score_set: bool,
 }
 
 impl Default for Config {
@@ -55,6 +58,7 @@ impl Default for Config {
             limits: Default::default(),
             cite: Default::default(),
             min_top_score_set: false,
+            advice_min_score_set: false,
         }
     }
 }
@@ -154,11 +158,14 @@ impl Config {
         config
             .check()
             .with_context(|| format!("in the config file {}", path.display()))?;
-        config.min_top_score_set = text
-            .parse::<toml::Table>()
-            .ok()
-            .and_then(|t| t.get("gate")?.get("min_top_score").cloned())
-            .is_some();
+        let gate_sets = |key: &str| {
+            text.parse::<toml::Table>()
+                .ok()
+                .and_then(|t| t.get("gate")?.get(key).cloned())
+                .is_some()
+        };
+        config.min_top_score_set = gate_sets("min_top_score");
+        config.advice_min_score_set = gate_sets("advice_min_score");
         Ok(config)
     }
 
@@ -223,11 +230,15 @@ impl Config {
     }
 
     /// Once the embedder is chosen (file, then flags): unless the file set
-    /// it, the gate's minimum evidence is the one calibrated for that
-    /// embedder, whose similarities have their own scale.
+    /// them, the gate's minimum evidence, and that for a question asking
+    /// advice, are those calibrated for that embedder, whose similarities
+    /// have their own scale.
     pub fn settle(&mut self) {
         if !self.min_top_score_set {
             self.gate.min_top_score = self.embedder.calibrated_min_top_score();
+        }
+        if !self.advice_min_score_set {
+            self.gate.advice_min_score = self.embedder.calibrated_advice_min_score();
         }
     }
 }
@@ -287,14 +298,22 @@ mod tests {
         let mut c = Config::load(Some(&plain)).unwrap();
         c.settle();
         assert_eq!(c.gate.min_top_score, 0.1);
+        // The advice threshold was calibrated on the built-in model's scale.
+        assert_eq!(c.gate.advice_min_score, 0.0);
         c.embedder = EmbedderKind::Builtin;
         c.settle();
         assert_eq!(c.gate.min_top_score, 0.3);
+        assert_eq!(c.gate.advice_min_score, 0.55);
 
         let set = dir.path().join("set.toml");
-        std::fs::write(&set, "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\n").unwrap();
+        std::fs::write(
+            &set,
+            "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\nadvice_min_score = 0.2\n",
+        )
+        .unwrap();
         let mut c = Config::load(Some(&set)).unwrap();
         c.settle();
         assert_eq!(c.gate.min_top_score, 0.3);
+        assert_eq!(c.gate.advice_min_score, 0.2);
     }
 }

@@ -342,7 +342,7 @@ pub fn run(
                 unknown_identifiers: &o.unknown_identifiers,
                 unseen_identifiers: &o.unseen_identifiers,
                 unstated_amount: o.unstated_amount,
-                about_asker: o.about_asker,
+                asks_advice: o.asks_advice,
                 unknown_name_share: o.unknown_name_share,
                 unknown_share: o.unknown_share,
             },

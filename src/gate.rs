@@ -43,12 +43,14 @@ pub struct GateConfig {
     /// ("How much did the coble cost?") when none of the kept passages
     /// names a sum beside what the question is about.
     pub refuse_unstated_amount: bool,
-    /// Retrieval tier: a question about the asker's own circumstances ("How
-    /// do I…", "my car") needs this top score rather than `min_top_score`
-    /// (0 = no more than other questions). Sources are not written to their
-    /// reader, and static vectors find an everyday question loosely similar
-    /// to any text; a passage that answers one matches it closely.
-    pub asker_min_score: f32,
+    /// Retrieval tier: a question that asks for advice — about the asker's
+    /// own circumstances ("How do I…", "my car") or for the best way, what
+    /// is safe, what to buy — needs this top score rather than
+    /// `min_top_score` (0 = no more than other questions). Sources are not
+    /// written as advice to their reader, and static vectors find an
+    /// everyday question loosely similar to any text; a passage that
+    /// answers one matches it closely.
+    pub advice_min_score: f32,
     /// An answer whose top score reaches this (and whose quotes all
     /// validate) has high confidence; below it, medium.
     pub high_confidence_score: f32,
@@ -79,7 +81,7 @@ impl Default for GateConfig {
             refuse_unknown_identifiers: true,
             refuse_unseen_identifiers: true,
             refuse_unstated_amount: true,
-            asker_min_score: 0.55,
+            advice_min_score: 0.55,
             high_confidence_score: 0.65,
             // Calibrated on the dev sets (docs/evaluation-log.md, "Confidence").
             high_confidence_coverage: 0.6,
@@ -114,7 +116,7 @@ pub enum Reason {
     UnknownNames,
     UnseenIdentifiers,
     UnstatedAmount,
-    PersonalQuestion,
+    AdviceQuestion,
     TopScoreTooLow,
     NoClearWinner,
     NoChunkAboveThreshold,
@@ -135,8 +137,8 @@ impl Reason {
             Reason::UnstatedAmount => {
                 "no passage found states the sum of money the question asks for"
             }
-            Reason::PersonalQuestion => {
-                "the question is about your own circumstances, and no passage matches it closely"
+            Reason::AdviceQuestion => {
+                "the question asks for advice, and no passage matches it closely"
             }
             Reason::TopScoreTooLow => "the best passage matches too little of the question",
             Reason::NoClearWinner => "no passage stands out from the others",
@@ -172,7 +174,7 @@ impl GateDecision {
             // The message names them: "…asks about: AUROC".
             Reason::UnseenIdentifiers => self.message.clone(),
             Reason::TopScoreTooLow => format!("{}{evidence}", self.reason.describe()),
-            Reason::PersonalQuestion => match (n("top_score"), n("asker_min_score")) {
+            Reason::AdviceQuestion => match (n("top_score"), n("advice_min_score")) {
                 (Some(t), Some(m)) => {
                     format!("{} (evidence {t:.2}, needs {m:.2})", self.reason.describe())
                 }
@@ -257,8 +259,8 @@ pub struct GateInput<'a> {
     /// The question asks for a sum no kept passage states (retrieval tier
     /// only, as above).
     pub unstated_amount: bool,
-    /// The question speaks of the asker's own circumstances.
-    pub about_asker: bool,
+    /// The question asks for advice ("How do I…", "the best way to…").
+    pub asks_advice: bool,
     pub unknown_name_share: f32,
     pub unknown_share: f32,
 }
@@ -348,13 +350,13 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
             numbers,
         );
     }
-    numbers.insert("about_asker".into(), f64::from(u8::from(input.about_asker)));
-    numbers.insert("asker_min_score".into(), r4(cfg.asker_min_score));
-    if input.about_asker && top < cfg.asker_min_score {
+    numbers.insert("asks_advice".into(), f64::from(u8::from(input.asks_advice)));
+    numbers.insert("advice_min_score".into(), r4(cfg.advice_min_score));
+    if input.asks_advice && top < cfg.advice_min_score {
         return GateDecision::new(
             Decision::Refuse,
             Tier::Retrieval,
-            Reason::PersonalQuestion,
+            Reason::AdviceQuestion,
             numbers,
         );
     }

@@ -124,10 +124,9 @@ pub struct Retrieval {
     /// The question asks for a sum of money ("How much did it cost?") and
     /// none of the top `top_k` passages states one beside what it names.
     pub unstated_amount: bool,
-    /// The question speaks of the asker ("How do I…", "my car"): one about
-    /// the asker's own circumstances, answered only by a passage that names
-    /// most of what it asks about.
-    pub about_asker: bool,
+    /// The question asks for advice ("How do I…", "my car", "the best way
+    /// to…"), answered only by a passage that matches it closely.
+    pub asks_advice: bool,
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
@@ -462,7 +461,7 @@ pub fn retrieve(
         unknown_identifiers,
         unseen_identifiers,
         unstated_amount,
-        about_asker: asker::about_asker(query),
+        asks_advice: advice::asks_advice(query),
         unknown_name_share,
         unknown_share,
         query_vector,
@@ -577,8 +576,8 @@ fn fold_copies(candidates: &mut Vec<Candidate>) {
     candidates.retain(|_| k.next().unwrap_or(true));
 }
 
+mod advice;
 mod amount;
-mod asker;
 mod names;
 #[cfg(test)]
 mod tests;

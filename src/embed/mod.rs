@@ -98,6 +98,17 @@ impl EmbedderKind {
             EmbedderKind::None | EmbedderKind::Openai => 0.2,
         }
     }
+
+    /// The gate's `advice_min_score` for this embedder: calibrated for the
+    /// built-in model on the dev halves (docs/evaluation-log.md, eighth
+    /// round); off for the others, whose scores run on other scales and
+    /// were not measured for it.
+    pub fn calibrated_advice_min_score(self) -> f32 {
+        match self {
+            EmbedderKind::Builtin => 0.55,
+            EmbedderKind::Minilm | EmbedderKind::None | EmbedderKind::Openai => 0.0,
+        }
+    }
 }
 
 impl std::str::FromStr for EmbedderKind {

@@ -24,7 +24,7 @@ fn retrieval_tier_reasons() {
             unknown_identifiers: &[],
             unseen_identifiers: &[],
             unstated_amount: false,
-            about_asker: false,
+            asks_advice: false,
             unknown_name_share: 0.0,
             unknown_share: 0.0,
         };
@@ -70,7 +70,7 @@ fn retrieval_tier_reasons() {
         unknown_identifiers: &[],
         unseen_identifiers: &[],
         unstated_amount: false,
-        about_asker: false,
+        asks_advice: false,
         unknown_name_share: 0.4,
         unknown_share: 0.4,
     };
@@ -131,42 +131,43 @@ fn retrieval_tier_reasons() {
         ..cfg
     };
     assert_eq!(retrieval_gate(&unstated, &off).reason, Reason::Passed);
-    // A question about the asker's own circumstances needs a closer
-    // match than others: a top score between 0.3 and 0.55 answers a neutral question
-    // and refuses a personal one; 0.9 coverage at 0.9 cosine answers either.
+    // A question that asks for advice needs a closer
+    // match than others: a top score between 0.3 and 0.55 answers a neutral
+    // question and refuses one asking advice; 0.9 coverage at 0.9 cosine
+    // answers either.
     let pcfg = GateConfig {
         min_top_score: 0.3,
-        asker_min_score: 0.55,
+        advice_min_score: 0.55,
         ..cfg
     };
-    let asker = GateInput {
-        about_asker: true,
+    let advice = GateInput {
+        asks_advice: true,
         ..passing
     };
-    assert_eq!(retrieval_gate(&asker, &pcfg).reason, Reason::Passed);
+    assert_eq!(retrieval_gate(&advice, &pcfg).reason, Reason::Passed);
     let loose = [Evidence {
         coverage: 0.3,
         vector: Some(0.6),
     }];
-    let asker_loose = GateInput {
+    let advice_loose = GateInput {
         kept: &loose,
-        ..asker
+        ..advice
     };
-    let d = retrieval_gate(&asker_loose, &pcfg);
-    assert_eq!(d.reason, Reason::PersonalQuestion);
-    assert_eq!(d.numbers["about_asker"], 1.0);
+    let d = retrieval_gate(&advice_loose, &pcfg);
+    assert_eq!(d.reason, Reason::AdviceQuestion);
+    assert_eq!(d.numbers["asks_advice"], 1.0);
     let top = d.numbers["top_score"];
     assert!((0.3..0.55).contains(&top), "{top}");
     let neutral = GateInput {
-        about_asker: false,
-        ..asker_loose
+        asks_advice: false,
+        ..advice_loose
     };
     assert_eq!(retrieval_gate(&neutral, &pcfg).reason, Reason::Passed);
     let off = GateConfig {
-        asker_min_score: 0.0,
+        advice_min_score: 0.0,
         ..pcfg
     };
-    assert_eq!(retrieval_gate(&asker_loose, &off).reason, Reason::Passed);
+    assert_eq!(retrieval_gate(&advice_loose, &off).reason, Reason::Passed);
     // The unknown share lowers the top score by the penalty.
     let cfg2 = GateConfig {
         unknown_penalty: 1.0,
@@ -180,7 +181,7 @@ fn retrieval_tier_reasons() {
         unknown_identifiers: &[],
         unseen_identifiers: &[],
         unstated_amount: false,
-        about_asker: false,
+        asks_advice: false,
         unknown_name_share: 0.5,
         unknown_share: 0.5,
     };
@@ -208,7 +209,7 @@ fn reranked_tier_needs_a_chunk_that_answers() {
         unknown_identifiers: &[],
         unseen_identifiers: &[],
         unstated_amount: false,
-        about_asker: false,
+        asks_advice: false,
         unknown_name_share: 0.0,
         unknown_share: 0.0,
     };
@@ -227,7 +228,7 @@ fn reranked_tier_needs_a_chunk_that_answers() {
         unknown_identifiers: &[],
         unseen_identifiers: &[],
         unstated_amount: false,
-        about_asker: false,
+        asks_advice: false,
         unknown_name_share: 0.5,
         ..input
     };
@@ -269,16 +270,16 @@ fn decisions_in_words() {
     );
     assert!(low.in_words(&[], 1).contains("evidence 0.05, needs 0.30"));
     let mut personal_numbers = nums(0.42);
-    personal_numbers.insert("asker_min_score".into(), 0.55);
+    personal_numbers.insert("advice_min_score".into(), 0.55);
     let personal = GateDecision::new(
         Decision::Refuse,
         Tier::Retrieval,
-        Reason::PersonalQuestion,
+        Reason::AdviceQuestion,
         personal_numbers,
     );
     assert_eq!(
         personal.in_words(&[], 1),
-        "the question is about your own circumstances, and no passage matches it closely \
+        "the question asks for advice, and no passage matches it closely \
          (evidence 0.42, needs 0.55)"
     );
     let auroc = vec!["AUROC".to_string()];
@@ -293,7 +294,7 @@ fn decisions_in_words() {
             unknown_identifiers: &[],
             unseen_identifiers: &auroc,
             unstated_amount: false,
-            about_asker: false,
+            asks_advice: false,
             unknown_name_share: 0.0,
             unknown_share: 0.0,
         },

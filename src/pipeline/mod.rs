@@ -175,8 +175,8 @@ pub struct QueryOutcome {
     pub unseen_identifiers: Vec<String>,
     /// The question asks for a sum of money none of the top passages states.
     pub unstated_amount: bool,
-    /// The question speaks of the asker's own circumstances ("How do I…").
-    pub about_asker: bool,
+    /// The question asks for advice ("How do I…", "the best way to…").
+    pub asks_advice: bool,
     /// IDF-weighted share of query terms that belong to those names.
     pub unknown_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
@@ -258,7 +258,7 @@ pub fn ask_with(
         unknown_identifiers: retrieval.unknown_identifiers.clone(),
         unseen_identifiers: retrieval.unseen_identifiers.clone(),
         unstated_amount: retrieval.unstated_amount,
-        about_asker: retrieval.about_asker,
+        asks_advice: retrieval.asks_advice,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
         engine: engine.name(),
@@ -313,7 +313,7 @@ pub fn ask_with(
         unknown_identifiers: &retrieval.unknown_identifiers,
         unseen_identifiers: &retrieval.unseen_identifiers,
         unstated_amount: retrieval.unstated_amount,
-        about_asker: retrieval.about_asker,
+        asks_advice: retrieval.asks_advice,
         unknown_name_share: retrieval.unknown_name_share,
         unknown_share: retrieval.unknown_share,
     };

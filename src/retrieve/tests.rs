@@ -237,7 +237,7 @@ proptest::proptest! {
     fn names_of_any_text(q in "\\PC{0,80}", t in "\\PC{0,200}") {
         let _ = capitalised_runs(&q);
         let _ = super::names::shouted(&q);
-        let _ = super::asker::about_asker(&q);
+        let _ = super::advice::asks_advice(&q);
         for w in super::names::identifiers(&q) {
             proptest::prop_assert!(q.contains(w));
             let _ = super::names::spells_out(&t, w);

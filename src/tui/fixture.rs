@@ -270,7 +270,7 @@ pub fn answer_outcome(chunks: usize, snippets: usize) -> QueryOutcome {
         unknown_identifiers: vec![],
         unseen_identifiers: vec![],
         unstated_amount: false,
-        about_asker: false,
+        asks_advice: false,
         unknown_name_share: 0.0,
         unknown_share: 0.0,
         engine: "extractive".into(),
