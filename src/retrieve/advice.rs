@@ -95,12 +95,14 @@ const FIRST_PERSON: &[&str] = &["i", "i'm", "i've", "i'd", "i'll", "my", "myself
 /// for the best way, whether it is safe, what to buy — outside double
 /// quotes, and not about the asker's work with the sources. "I" as a
 /// numeral after a capitalised word ("Part I", "Napoleon I") and inside a
-/// hyphenated name ("Form I-797C") does not count.
+/// hyphenated name ("Form I-797C"), or as an initial ("I. M. Pei"), does
+/// not count.
 pub(super) fn asks_advice(query: &str) -> bool {
     let mut asker = false;
     let mut words: Vec<String> = Vec::new();
     let mut quoted = false;
     let mut previous: Option<&str> = None;
+    let count = query.split_whitespace().count();
     for (n, raw) in query.split_whitespace().enumerate() {
         let inside = quoted || raw.contains(['"', '“', '”']);
         for c in raw.chars() {
@@ -115,12 +117,14 @@ pub(super) fn asks_advice(query: &str) -> bool {
             .trim_matches(|c: char| !c.is_alphanumeric())
             .replace('’', "'")
             .to_lowercase();
-        // A capitalised word before "I" other than the question's first.
+        // A capitalised word before "I" other than the question's first
+        // ("Part I"), or "I." within the question: an initial ("I. M. Pei").
         let numeral = word == "i"
-            && n > 1
-            && previous.is_some_and(|p| {
-                p.starts_with(char::is_uppercase) && p.ends_with(char::is_alphanumeric)
-            });
+            && ((n > 1
+                && previous.is_some_and(|p| {
+                    p.starts_with(char::is_uppercase) && p.ends_with(char::is_alphanumeric)
+                }))
+                || (raw == "I." && n + 1 < count));
         if RESEARCH.contains(&word.as_str()) {
             return false;
         }
@@ -233,6 +237,7 @@ mod tests {
             "Who designed the Bell Rock lighthouse?",
             "When does USCIS send the Form I-797C notice?",
             "What did Napoleon I think of the symphony?",
+            "Which building did I. M. Pei design for the museum?",
             "What does Part I of the report cover?",
             "Which paper is titled \"I Know What You Did\"?",
             "What was found in the mine, and by whom?",
