@@ -213,6 +213,7 @@ impl Config {
         in_range("extract.max_sentences", e.max_sentences, 1, 64)?;
         let g = &self.gate;
         in_range("gate.min_top_score", g.min_top_score, -1.0, 10.0)?;
+        in_range("gate.advice_min_score", g.advice_min_score, -1.0, 10.0)?;
         in_range("gate.clear_winner_ratio", g.clear_winner_ratio, 0.0, 100.0)?;
         in_range("gate.rerank_threshold", g.rerank_threshold, 0, 3)?;
         let m = &self.llm;

@@ -296,6 +296,7 @@ pub fn run(
     open.gate.min_top_score = f32::NEG_INFINITY;
     open.gate.clear_winner_ratio = 0.0;
     open.gate.refuse_unknown_names = false;
+    open.gate.advice_min_score = f32::NEG_INFINITY;
     let k = cfg.retrieve.top_k;
     let mut runs: Vec<(&Question, QueryOutcome, Vec<Evidence>)> = Vec::new();
     let mut total_ms = 0.0;

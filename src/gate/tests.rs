@@ -133,8 +133,8 @@ fn retrieval_tier_reasons() {
     assert_eq!(retrieval_gate(&unstated, &off).reason, Reason::Passed);
     // A question that asks for advice needs a closer
     // match than others: a top score between 0.3 and 0.55 answers a neutral
-    // question and refuses one asking advice; 0.9 coverage at 0.9 cosine
-    // answers either.
+    // question and refuses one asking advice; a passage holding 0.9 of the
+    // question's terms answers either.
     let pcfg = GateConfig {
         min_top_score: 0.3,
         advice_min_score: 0.55,

@@ -87,6 +87,13 @@ const RESEARCH: &[&str] = &[
     "summarizing",
 ];
 
+/// Words that, capitalised in a title-case question ("How Do I…"), stand
+/// before the pronoun "I", not before a numeral.
+const BEFORE_PRONOUN: &[&str] = &[
+    "do", "can", "should", "could", "would", "will", "shall", "may", "must", "did", "am", "have",
+    "when", "where", "how", "what", "why", "if", "and", "but", "so", "then",
+];
+
 /// The first-person singular words that put the asker in the question.
 const FIRST_PERSON: &[&str] = &["i", "i'm", "i've", "i'd", "i'll", "my", "myself"];
 
@@ -122,14 +129,16 @@ pub(super) fn asks_advice(query: &str) -> bool {
         let numeral = word == "i"
             && ((n > 1
                 && previous.is_some_and(|p| {
-                    p.starts_with(char::is_uppercase) && p.ends_with(char::is_alphanumeric)
+                    p.starts_with(char::is_uppercase)
+                        && p.ends_with(char::is_alphanumeric)
+                        && !BEFORE_PRONOUN.contains(&p.to_lowercase().as_str())
                 }))
                 || (raw == "I." && n + 1 < count));
         if RESEARCH.contains(&word.as_str()) {
             return false;
         }
         asker |= !inside && !numeral && FIRST_PERSON.contains(&word.as_str());
-        if !inside {
+        if !inside && !word.is_empty() {
             words.push(word);
         }
         previous = Some(raw);
@@ -137,21 +146,23 @@ pub(super) fn asks_advice(query: &str) -> bool {
     asker || advice_phrase(&words)
 }
 
-/// Words that ask for the best or right way to do something ("What's a
-/// good recipe for…", "the best time of year to…").
+/// Words that ask for the best way to do something ("What's a good
+/// recipe for…", "the best way to…")...
 const ADVICE_QUALITIES: &[&str] = &[
-    "best", "good", "right", "safest", "quickest", "easiest", "cheapest", "ideal",
+    "best", "good", "safest", "quickest", "easiest", "cheapest", "ideal",
 ];
-const ADVICE_NOUNS: &[&str] = &[
-    "way", "ways", "time", "recipe", "recipes", "method", "place", "brand", "product",
-];
+const ADVICE_NOUNS: &[&str] = &["way", "ways", "recipe", "recipes", "method", "methods"];
+/// ...or the best time or place ("the best time of year to…"): not "a good
+/// time" or "the right time signature", which are what is asked about.
+const BEST: &[&str] = &["best", "ideal"];
+const BEST_NOUNS: &[&str] = &["time", "place", "brand"];
 /// "Is it safe to…", "Is it worth…".
 const ADVICE_JUDGEMENTS: &[&str] = &["safe", "okay", "ok", "worth", "better", "wise", "bad"];
 
 /// The question asks for advice without naming the asker, in its opening
-/// words (the best or right way or time, whether it is safe or worth it,
-/// what "you" recommend) or its last (what "to buy"). Further in, "a good
-/// time" is part of what is asked about.
+/// words (the best way or time, whether it is safe or worth it, what
+/// "you" recommend) or its last (what "to buy"). Further in, such words
+/// are part of what is asked about.
 fn advice_phrase(words: &[String]) -> bool {
     const OPENING: usize = 5;
     let pair = |i: usize, a: &[&str], b: &[&str]| {
@@ -160,6 +171,7 @@ fn advice_phrase(words: &[String]) -> bool {
     };
     (0..OPENING).any(|i| {
         pair(i, ADVICE_QUALITIES, ADVICE_NOUNS)
+            || pair(i, BEST, BEST_NOUNS)
             || pair(i, &["you"], &["recommend"])
             || (pair(i, &["is"], &["it"]) && pair(i + 1, &["it"], ADVICE_JUDGEMENTS))
     }) || words.ends_with(&["to".to_string(), "buy".to_string()])
@@ -230,6 +242,8 @@ mod tests {
             "When is the best time of year to prune roses?",
             "Which blood pressure monitor is the most accurate to buy?",
             "Is it worth repairing an old boiler?",
+            "How Do I Descale An Espresso Machine?",
+            "Which kettle is the most reliable to buy ?",
         ] {
             assert!(asks_advice(q), "{q}");
         }
@@ -247,6 +261,8 @@ mod tests {
             "What is the best way to listen to a fugue, according to Krehbiel?",
             "Which paper is titled \"The Best Way to Buy\"?",
             "What did Beethoven buy in Vienna, and was it a good time for him?",
+            "Did Beethoven have a good time in Vienna?",
+            "What is the right time signature for a minuet?",
         ] {
             assert!(!asks_advice(q), "{q}");
         }

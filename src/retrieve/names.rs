@@ -175,7 +175,7 @@ pub(super) fn lacking_identifiers(
             !top.iter()
                 .any(|(terms, full)| passage_names(index, terms, full, w))
         });
-        unseen.retain(|w| !(as_maker(query, w) && sources_name(index, candidates, top_k, w)));
+        unseen.retain(|w| !(as_maker(query, w) && front_matter_names(index, candidates, top_k, w)));
     }
     (unknown, unseen)
 }
@@ -212,8 +212,18 @@ fn as_maker(query: &str, word: &str) -> bool {
     })
 }
 
-/// Some source of the first `top_k` candidates names `word` anywhere.
-fn sources_name(index: &Index, candidates: &[Candidate], top_k: usize, word: &str) -> bool {
+/// Chunks at the head of a source that hold its front matter (title,
+/// authors, affiliations).
+const FRONT_MATTER_CHUNKS: usize = 3;
+
+/// The front matter of some source of the first `top_k` candidates names
+/// `word` (its terms, not a spelling-out: across a whole page some words
+/// always have the right initials).
+fn front_matter_names(index: &Index, candidates: &[Candidate], top_k: usize, word: &str) -> bool {
+    let terms = word_terms(index, word);
+    if terms.is_empty() {
+        return false;
+    }
     let mut seen: Vec<&str> = Vec::new();
     candidates.iter().take(top_k.max(1)).any(|c| {
         let source = c.chunk.source_id.as_str();
@@ -221,11 +231,18 @@ fn sources_name(index: &Index, candidates: &[Candidate], top_k: usize, word: &st
             return false;
         }
         seen.push(source);
-        index.chunks_of(source).is_ok_and(|chunks| {
-            chunks.iter().any(|ch| {
-                let terms: HashSet<String> = index.analyze(&ch.text).into_iter().collect();
-                passage_names(index, &terms, &ch.text, word)
-            })
+        (0..FRONT_MATTER_CHUNKS).any(|n| {
+            index
+                .chunk(&format!("{source}#{n}"))
+                .ok()
+                .flatten()
+                .is_some_and(|(ch, _)| {
+                    let held: HashSet<String> = index
+                        .analyze(&format!("{} {}", ch.source_title, ch.text))
+                        .into_iter()
+                        .collect();
+                    terms.iter().all(|t| held.contains(t))
+                })
         })
     })
 }
@@ -372,10 +389,14 @@ pub(super) fn passage_names(
     text: &str,
     word: &str,
 ) -> bool {
-    let terms: Vec<String> = word
-        .split('-')
+    let terms = word_terms(index, word);
+    (!terms.is_empty() && terms.iter().all(|t| text_terms.contains(t))) || spells_out(text, word)
+}
+
+/// The terms of an identifier's parts that carry a capital or a digit.
+fn word_terms(index: &Index, word: &str) -> Vec<String> {
+    word.split('-')
         .filter(|p| p.chars().any(|c| c.is_uppercase() || c.is_ascii_digit()))
         .flat_map(|p| index.analyze(p))
-        .collect();
-    (!terms.is_empty() && terms.iter().all(|t| text_terms.contains(t))) || spells_out(text, word)
+        .collect()
 }
