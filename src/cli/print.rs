@@ -89,6 +89,7 @@ pub(super) fn print_verify(results: &[crate::verify::QuoteResult], links: &Links
             // The place an author cites ("p. 12", "line 412"), else the
             // char span.
             let span = match &r.place {
+                Some(p) if !new_place(loc, p) => String::new(),
                 Some(p) => format!(", {p}"),
                 None => r
                     .spans
@@ -257,6 +258,7 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
                 clean(&s.location, false),
                 s.place
                     .as_deref()
+                    .filter(|p| new_place(&s.location, p))
                     .map(|p| format!(" ({p})"))
                     .unwrap_or_default()
             );
@@ -497,9 +499,27 @@ fn rate(x: Option<f64>) -> String {
     x.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
 }
 
+/// The place a quote is cited at ("p. 2", "line 13") says something the
+/// location does not: the location does not already start with it ("p. 2 ·
+/// 1 Introduction").
+fn new_place(location: &str, place: &str) -> bool {
+    location != place && !location.starts_with(&format!("{place} ·"))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Links;
+    use super::{Links, new_place};
+
+    /// A quote's page is not said twice when its location starts with it;
+    /// a later page, or a line, is.
+    #[test]
+    fn a_place_already_in_the_location_is_not_repeated() {
+        assert!(!new_place("p. 2 · 1 Introduction", "p. 2"));
+        assert!(!new_place("p. 2", "p. 2"));
+        assert!(new_place("p. 2 · 1 Introduction", "p. 3"));
+        assert!(new_place("p. 21 · Results", "p. 2"));
+        assert!(new_place("Origins › The architect", "line 13"));
+    }
 
     /// A link's URL is percent-encoded: no ESC, BEL or space from a file
     /// name reaches the terminal; a PDF page becomes `#page=N`.
