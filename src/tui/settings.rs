@@ -227,6 +227,27 @@ impl History {
 
 #[cfg(test)]
 mod tests {
+    /// The README's tui.toml block is a valid file, and says the defaults.
+    #[test]
+    fn the_readme_tui_toml_is_valid_and_the_defaults() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let start = readme
+            .find("```toml\n# research-board/tui.toml")
+            .expect("the README shows tui.toml");
+        let body = &readme[start + "```toml\n".len()..];
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("tui.toml");
+        std::fs::write(&p, &body[..body.find("```").unwrap()]).unwrap();
+        let (c, err) = super::TuiConfig::load_from(&p);
+        assert_eq!(err, None);
+        let d = super::TuiConfig::default();
+        assert_eq!(c.copy_format, d.copy_format);
+        assert_eq!(c.history_size, d.history_size);
+        assert_eq!(c.poll_interval_s, d.poll_interval_s);
+        assert_eq!(c.theme, d.theme);
+    }
+
     /// `[open]` in tui.toml sets how `o` opens text and PDF sources; a
     /// misspelt key there is reported, not ignored.
     #[test]
