@@ -200,10 +200,13 @@ const MAKERS: &[&str] = &[
 /// possessive ("IBM's monolith-splitting tool") or before a maker noun
 /// ("the ByteDance team"). A maker is who wrote the source, which its
 /// passages seldom repeat: its front matter names it, once.
-fn as_maker(query: &str, word: &str) -> bool {
+pub(super) fn as_maker(query: &str, word: &str) -> bool {
     let words: Vec<&str> = query.split_whitespace().collect();
     words.iter().enumerate().any(|(i, raw)| {
         let (w, possessive) = bare(raw);
+        // A possessive with a digit is a model's or a version's ("GPT4's
+        // accuracy"): what is asked about, not who made it.
+        let possessive = possessive && !w.chars().any(|c| c.is_ascii_digit());
         w == word
             && (possessive
                 || words

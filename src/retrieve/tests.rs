@@ -356,3 +356,21 @@ fn index_folder(src: &std::path::Path, idx: &std::path::Path) -> Index {
     crate::index::update(src, idx, &opts, None, &mut |_| {}).unwrap();
     Index::open(idx).unwrap()
 }
+
+/// Who made the work is named possessively or before a maker noun; a
+/// model's or a version's possessive is what is asked about.
+#[test]
+fn makers_are_possessive_organisations_or_come_before_a_team() {
+    use super::names::as_maker;
+    assert!(as_maker(
+        "What did the ByteDance team train first?",
+        "ByteDance"
+    ));
+    assert!(as_maker("How do IBM's tool's users split services?", "IBM"));
+    assert!(as_maker("Which IBM researchers wrote it?", "IBM"));
+    assert!(!as_maker("How accurate is GPT4's answer?", "GPT4"));
+    assert!(!as_maker(
+        "How was the crawler of ByteDance trained?",
+        "ByteDance"
+    ));
+}
