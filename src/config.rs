@@ -158,10 +158,11 @@ impl Config {
         config
             .check()
             .with_context(|| format!("in the config file {}", path.display()))?;
+        let table = text.parse::<toml::Table>().ok();
         let gate_sets = |key: &str| {
-            text.parse::<toml::Table>()
-                .ok()
-                .and_then(|t| t.get("gate")?.get(key).cloned())
+            table
+                .as_ref()
+                .and_then(|t| t.get("gate")?.get(key))
                 .is_some()
         };
         config.min_top_score_set = gate_sets("min_top_score");

@@ -159,10 +159,12 @@ impl GateDecision {
     /// passages come from.
     pub fn in_words(&self, names: &[String], sources: usize) -> String {
         let n = |k: &str| self.numbers.get(k).copied();
-        let evidence = match (n("top_score"), n("min_top_score")) {
+        // The top score against the threshold named `least`.
+        let evidence_against = |least: &str| match (n("top_score"), n(least)) {
             (Some(t), Some(m)) => format!(" (evidence {t:.2}, needs {m:.2})"),
             _ => String::new(),
         };
+        let evidence = evidence_against("min_top_score");
         match self.reason {
             Reason::Passed => format!(
                 "strong match in {sources} source{}{evidence}",
@@ -174,12 +176,11 @@ impl GateDecision {
             // The message names them: "…asks about: AUROC".
             Reason::UnseenIdentifiers => self.message.clone(),
             Reason::TopScoreTooLow => format!("{}{evidence}", self.reason.describe()),
-            Reason::AdviceQuestion => match (n("top_score"), n("advice_min_score")) {
-                (Some(t), Some(m)) => {
-                    format!("{} (evidence {t:.2}, needs {m:.2})", self.reason.describe())
-                }
-                _ => self.reason.describe().to_string(),
-            },
+            Reason::AdviceQuestion => format!(
+                "{}{}",
+                self.reason.describe(),
+                evidence_against("advice_min_score")
+            ),
             _ => self.reason.describe().to_string(),
         }
     }

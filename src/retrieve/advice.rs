@@ -109,6 +109,8 @@ pub(super) fn asks_advice(query: &str) -> bool {
     let mut words: Vec<String> = Vec::new();
     let mut quoted = false;
     let mut previous: Option<&str> = None;
+    // Whitespace-separated, not `unicode_words` as question analysis
+    // splits: quotes must be seen, and "I-797C" must stay one word.
     let count = query.split_whitespace().count();
     for (n, raw) in query.split_whitespace().enumerate() {
         let inside = quoted || raw.contains(['"', '“', '”']);
