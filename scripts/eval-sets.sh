@@ -60,3 +60,7 @@ run papers-e papers "$corpora/papers" "$here/eval/papers-questions-e.json" --spl
 # questions, of every kind, in the author's own voice), likewise.
 run music-f music "$corpora/music-library" "$here/eval/music-questions-f.json" --split "$split"
 run papers-f papers "$corpora/papers" "$here/eval/papers-questions-f.json" --split "$split"
+# The seventh sets (written blind on 2026-11-24, ninth round; weighted to
+# refusals: 8 near misses and 12 off-topic questions of 40), likewise.
+run music-g music "$corpora/music-library" "$here/eval/music-questions-g.json" --split "$split"
+run papers-g papers "$corpora/papers" "$here/eval/papers-questions-g.json" --split "$split"

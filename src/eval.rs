@@ -97,6 +97,8 @@ pub struct QuestionResult {
     pub gate: BTreeMap<String, f64>,
     /// Words in this answer's validated quotes, all together.
     pub quote_words: usize,
+    /// How long each stage of answering it took (ms).
+    pub timings_ms: crate::pipeline::Timings,
 }
 
 /// How often an answer given at one confidence was right: an answerable
@@ -431,6 +433,7 @@ pub fn run(
                     .map(|s| s.content.unicode_words().count())
                     .sum()
             },
+            timings_ms: o.timings_ms.clone(),
         });
     }
     let rates = |g: &GateConfig| {

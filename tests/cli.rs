@@ -555,6 +555,16 @@ fn eval_meets_the_calibrated_targets() {
     );
     assert_eq!(f("verbatim_rate"), 1.0);
     assert_eq!(r["questions"], 70);
+    // Each question says how long answering it took, stage by stage, so
+    // latency on real questions can be read off a report.
+    for q in r["results"].as_array().unwrap() {
+        let t = &q["timings_ms"];
+        let total = t["total"].as_f64().unwrap();
+        assert!(
+            total > 0.0 && total >= t["retrieve"].as_f64().unwrap(),
+            "{t}"
+        );
+    }
 }
 
 #[test]
