@@ -471,28 +471,58 @@ pub fn retrieve(
 /// Each candidate's best passage window: the highest cosine between the
 /// query and one sentence or two adjacent sentences of the chunk.
 fn window_scores(candidates: &mut [Candidate], e: &dyn Embedder, qv: &[f32]) -> Result<()> {
-    let mut texts: Vec<&str> = Vec::new();
-    let mut owner: Vec<usize> = Vec::new();
-    for (ci, c) in candidates.iter().enumerate() {
-        let t = c.chunk.text.as_str();
-        let sents = crate::text::sentences(t);
-        for (i, r) in sents.iter().enumerate() {
-            texts.push(&t[r.clone()]);
-            owner.push(ci);
-            if let Some(next) = sents.get(i + 1) {
-                texts.push(&t[r.start..next.end]);
-                owner.push(ci);
-            }
-        }
-    }
-    if texts.is_empty() {
+    let sents: Vec<Vec<std::ops::Range<usize>>> = candidates
+        .iter()
+        .map(|c| crate::text::sentences(&c.chunk.text))
+        .collect();
+    let singles: Vec<&str> = candidates
+        .iter()
+        .zip(&sents)
+        .flat_map(|(c, ss)| ss.iter().map(|r| &c.chunk.text[r.clone()]))
+        .collect();
+    if singles.is_empty() {
         return Ok(());
     }
-    let vs = e.embed(&texts)?;
-    for (v, ci) in vs.iter().zip(owner) {
-        let s = dot(qv, v);
-        let w = &mut candidates[ci].window;
-        *w = Some(w.map_or(s, |x| x.max(s)));
+    // Each candidate's sentences, then its pairs of adjacent sentences.
+    let scores: Vec<f32> = match e.token_sums(&singles) {
+        // The model's vectors add up: a pair is the sum of its two
+        // sentences, and every sentence is tokenised once.
+        Some(sums) => {
+            let cos = |v: &[f32]| {
+                let n = dot(v, v).sqrt();
+                if n > 0.0 { dot(qv, v) / n } else { 0.0 }
+            };
+            let mut at = 0;
+            let mut out = Vec::with_capacity(2 * sums.len());
+            for ss in &sents {
+                let own = &sums[at..at + ss.len()];
+                at += ss.len();
+                out.extend(own.iter().map(|v| cos(v)));
+                out.extend(own.windows(2).map(|w| {
+                    let pair: Vec<f32> = w[0].iter().zip(&w[1]).map(|(a, b)| a + b).collect();
+                    cos(&pair)
+                }));
+            }
+            out
+        }
+        None => {
+            let texts: Vec<&str> = candidates
+                .iter()
+                .zip(&sents)
+                .flat_map(|(c, ss)| {
+                    let t = c.chunk.text.as_str();
+                    let pairs = ss.windows(2).map(move |w| &t[w[0].start..w[1].end]);
+                    ss.iter().map(move |r| &t[r.clone()]).chain(pairs)
+                })
+                .collect();
+            e.embed(&texts)?.iter().map(|v| dot(qv, v)).collect()
+        }
+    };
+    let mut at = 0;
+    for (c, ss) in candidates.iter_mut().zip(&sents) {
+        let n = (2 * ss.len()).saturating_sub(1);
+        c.window = scores[at..at + n].iter().copied().reduce(f32::max);
+        at += n;
     }
     Ok(())
 }

@@ -75,6 +75,22 @@ pub struct Session {
     warnings: Vec<String>,
 }
 
+/// Load what the first question needs and nothing else does — the token
+/// counter's tables and the embedding model — on another core while the
+/// index opens, so that the first answer does not wait for them (about
+/// 150 ms together). A failure here is met again, and reported, where the
+/// thing is used.
+fn warm_up(embedder: Option<Arc<dyn Embedder>>) {
+    let _ = std::thread::Builder::new()
+        .name("warm-up".into())
+        .spawn(move || {
+            crate::text::count_tokens("");
+            if let Some(e) = embedder {
+                let _ = e.embed(&[""]);
+            }
+        });
+}
+
 impl Session {
     /// Check the sources folder and settle the configuration, the embedder
     /// and the engine. Touches no index yet.
@@ -94,6 +110,7 @@ impl Session {
             Some(d) => d.clone(),
             None => index::default_dir(sources)?,
         };
+        warm_up(embedder.clone());
         Ok(Session {
             config,
             sources: sources.to_path_buf(),

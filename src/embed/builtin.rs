@@ -47,6 +47,8 @@ pub struct BuiltinEmbedder {
     tokenizer: WordPiece,
     /// `vocab_size * dim` weights, row-major, decoded from f16.
     matrix: Vec<f32>,
+    /// Each row's length (its SIF weight), computed once.
+    norms: Vec<f32>,
     /// Ids never averaged: `[UNK]`, `[CLS]`, `[SEP]` (the last two when present).
     skip: [u32; 3],
 }
@@ -133,11 +135,16 @@ impl BuiltinEmbedder {
             tokenizer.id(CLS).unwrap_or(unk),
             tokenizer.id(SEP).unwrap_or(unk),
         ];
+        let norms = matrix
+            .chunks_exact(dim)
+            .map(|r| super::dot(r, r).sqrt())
+            .collect();
         Ok(Self {
             id: model_id(dim),
             dim,
             tokenizer,
             matrix,
+            norms,
             skip,
         })
     }
@@ -188,34 +195,42 @@ impl BuiltinEmbedder {
         let query: Vec<(&[f32], f32)> = self
             .token_set(query)
             .into_iter()
-            .map(|id| self.row(id))
-            .map(|r| (r, super::dot(r, r).sqrt()))
+            .map(|id| (self.row(id), self.norms[id as usize]))
             .filter(|(_, n)| *n > 0.0)
             .collect();
-        let mut cosines: std::collections::HashMap<u32, Vec<f32>> = Default::default();
+        let q = query.len();
+        // Each distinct token's cosines with the question's tokens, `q` at a
+        // time in `cosines`; `slot[id]` is where they start (+1, 0 = not yet).
+        let mut slot: Vec<u32> = Vec::new();
+        let mut cosines: Vec<f32> = Vec::new();
         let best = texts
             .iter()
             .map(|t| {
-                let mut best = vec![0.0f32; query.len()];
-                if query.is_empty() {
+                let mut best = vec![0.0f32; q];
+                if q == 0 {
                     return best;
                 }
+                if slot.is_empty() {
+                    slot = vec![0; self.norms.len()];
+                }
                 for id in self.token_set(t) {
-                    let cos = cosines.entry(id).or_insert_with(|| {
-                        let r = self.row(id);
-                        let n = super::dot(r, r).sqrt();
-                        query
-                            .iter()
-                            .map(|(q, qn)| {
+                    let at = match slot[id as usize] {
+                        0 => {
+                            let (r, n) = (self.row(id), self.norms[id as usize]);
+                            let at = cosines.len();
+                            cosines.extend(query.iter().map(|(qr, qn)| {
                                 if n > 0.0 {
-                                    super::dot(q, r) / (qn * n)
+                                    super::dot(qr, r) / (qn * n)
                                 } else {
                                     0.0
                                 }
-                            })
-                            .collect()
-                    });
-                    for (b, c) in best.iter_mut().zip(cos.iter()) {
+                            }));
+                            slot[id as usize] = (at / q) as u32 + 1;
+                            at
+                        }
+                        k => (k as usize - 1) * q,
+                    };
+                    for (b, c) in best.iter_mut().zip(&cosines[at..at + q]) {
                         *b = b.max(*c);
                     }
                 }
@@ -231,24 +246,23 @@ impl BuiltinEmbedder {
     /// Embed one text: normalise(mean of its token rows); zeros if it has no
     /// known token.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
+        // Scaling by 1/count does not change the direction: normalising the
+        // sum gives the normalised mean (and leaves a text of no token zero).
+        let mut sum = self.token_sum(text);
+        normalize(&mut sum);
+        sum
+    }
+
+    /// The sum of the rows of a text's tokens ([`Embedder::token_sums`]).
+    fn token_sum(&self, text: &str) -> Vec<f32> {
         let mut sum = vec![0.0f32; self.dim];
-        let mut count = 0usize;
         self.tokenizer.for_each_token(text, |id| {
-            if self.skip.contains(&id) {
-                return;
+            if !self.skip.contains(&id) {
+                for (s, w) in sum.iter_mut().zip(self.row(id)) {
+                    *s += w;
+                }
             }
-            let start = id as usize * self.dim;
-            let row = &self.matrix[start..start + self.dim];
-            for (s, w) in sum.iter_mut().zip(row) {
-                *s += w;
-            }
-            count += 1;
         });
-        if count > 0 {
-            // Scaling by 1/count does not change the direction: normalising the
-            // sum gives the normalised mean.
-            normalize(&mut sum);
-        }
         sum
     }
 }
@@ -265,6 +279,9 @@ impl Embedder for BuiltinEmbedder {
     }
     fn token_matches(&self, query: &str, texts: &[&str]) -> Option<super::TokenMatches> {
         Some(BuiltinEmbedder::token_matches(self, query, texts))
+    }
+    fn token_sums(&self, texts: &[&str]) -> Option<Vec<Vec<f32>>> {
+        Some(texts.iter().map(|t| self.token_sum(t)).collect())
     }
 }
 
@@ -317,6 +334,9 @@ impl Embedder for LazyBuiltin {
     }
     fn token_matches(&self, query: &str, texts: &[&str]) -> Option<super::TokenMatches> {
         Some(self.model().ok()?.token_matches(query, texts))
+    }
+    fn token_sums(&self, texts: &[&str]) -> Option<Vec<Vec<f32>>> {
+        self.model().ok()?.token_sums(texts)
     }
 }
 
@@ -638,5 +658,29 @@ mod tests {
             v.len() as f64 / secs,
             chunks.iter().map(|c| c.len()).sum::<usize>() as f64 / secs / 1e6
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// What window scoring relies on: two texts side by side embed as
+        /// the normalised sum of their token sums, and one text as its own.
+        #[test]
+        fn adjacent_texts_embed_as_the_sum_of_their_token_sums(
+            a in "[a-zA-Z .,'é-]{0,40}",
+            b in "[a-zA-Z .,'é-]{0,40}",
+        ) {
+            static M: std::sync::OnceLock<BuiltinEmbedder> = std::sync::OnceLock::new();
+            let m = M.get_or_init(model);
+            let sums = Embedder::token_sums(m, &[&a, &b]).unwrap();
+            let mut pair: Vec<f32> = sums[0].iter().zip(&sums[1]).map(|(x, y)| x + y).collect();
+            normalize(&mut pair);
+            let whole = m.embed_one(&format!("{a} {b}"));
+            for (x, y) in pair.iter().zip(&whole) {
+                proptest::prop_assert!((x - y).abs() < 1e-5, "{x} vs {y}");
+            }
+            let mut one = sums[0].clone();
+            normalize(&mut one);
+            proptest::prop_assert_eq!(one, m.embed_one(&a));
+        }
     }
 }

@@ -43,6 +43,13 @@ pub trait Embedder: Send + Sync {
     fn token_matches(&self, _query: &str, _texts: &[&str]) -> Option<TokenMatches> {
         None
     }
+    /// For a model whose text vector is the normalised sum of its tokens'
+    /// (the built-in one): each text's sum, not normalised, so that the
+    /// vector of adjacent texts together is the sum of theirs and each text
+    /// is tokenised once. `None` for a model whose vectors do not add up.
+    fn token_sums(&self, _texts: &[&str]) -> Option<Vec<Vec<f32>>> {
+        None
+    }
 }
 
 /// What [`Embedder::token_matches`] returns.
