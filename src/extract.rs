@@ -69,6 +69,12 @@ pub struct ExtractConfig {
     /// it in the same passage, that does ("The post carried with it a good
     /// salary…"); 0 = never.
     pub follow_focus: usize,
+    /// A question that asks what happened, or what someone did, said or
+    /// found, or how they took something ("What did they find him
+    /// doing?"), is answered by the event, which a narrative tells after
+    /// the scene the question's words describe: each quote goes on for up
+    /// to this many sentences after the window that matched; 0 = never.
+    pub event_sentences: usize,
     /// A quote of fewer words is never offered: validation could not check
     /// it. Not a setting of its own: the engine sets it from `[validate]
     /// min_words`.
@@ -91,6 +97,8 @@ impl Default for ExtractConfig {
             max_sim_weight: 1.0,
             // Calibrated on the dev halves (docs/evaluation-log.md).
             follow_focus: 5,
+            // Calibrated on the dev halves (docs/evaluation-log.md).
+            event_sentences: 2,
             min_words: crate::text::MIN_QUOTE_WORDS,
         }
     }
@@ -182,6 +190,11 @@ pub fn extractive(
 ) -> Result<Extraction> {
     let total_idf: f32 = terms.iter().map(|(_, w)| w).sum();
     let answer_type = AnswerType::of(question);
+    let event = if question::asks_event(question) {
+        cfg.event_sentences
+    } else {
+        0
+    };
     let question_words: HashSet<String> = question
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
@@ -410,7 +423,17 @@ pub fn extractive(
         }
         // And the sentence after it, when that one goes on about it ("To
         // mitigate this, we use…"): the thought the quote opened ends there.
+        // A question about an event: the quote goes on to tell it.
         let mut last = w.last;
+        while last + 1 < sents.len()
+            && last < w.last + event
+            && !taken(last + 1)
+            && ends_sentence(sent(last))
+            && !sent(last + 1).trim_end().ends_with('?')
+            && claim(last + 1)
+        {
+            last += 1;
+        }
         while last + 1 < sents.len()
             && last - first + 1 < cfg.max_sentences
             && goes_on(sent(last + 1))

@@ -188,3 +188,51 @@ pub fn focus_words(question: &str) -> Vec<String> {
     }
     out
 }
+
+/// Does the question ask what happened, or what someone did, said, found
+/// or how they took something ("What did they find him doing?", "How did
+/// she react…?", "What exactly happened?")? Its answer is the event, which
+/// a narrative tells after the scene the question's words describe.
+pub fn asks_event(question: &str) -> bool {
+    const DID: &[&str] = &[
+        "do", "doing", "find", "write", "say", "reply", "answer", "tell", "see", "hear",
+    ];
+    const TOOK: &[&str] = &["react", "respond", "reply", "answer", "take", "receive"];
+    let words: Vec<String> = question.unicode_words().map(str::to_lowercase).collect();
+    let after = |a: &str, b: &str, verbs: &[&str]| {
+        words.windows(2).enumerate().any(|(i, w)| {
+            w[0] == a && w[1] == b && words[i + 2..].iter().any(|v| verbs.contains(&v.as_str()))
+        })
+    };
+    words.iter().any(|w| w == "happened" || w == "happen")
+        || after("what", "did", DID)
+        || after("how", "did", TOOK)
+        || words.iter().any(|w| w == "reacted" || w == "responded")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asks_event;
+
+    #[test]
+    fn an_event_question_asks_what_happened_or_what_someone_did() {
+        for q in [
+            "What happened to the three keepers in December 1900?",
+            "What did they find him doing?",
+            "What did Wagner say about the Ninth Symphony?",
+            "How did the young composer respond when told of it?",
+            "I remember how Madame Gerster reacted. What exactly happened?",
+        ] {
+            assert!(asks_event(q), "{q}");
+        }
+        for q in [
+            "What did the Germans call Bebung?",
+            "What did the paper propose for curriculum learning?",
+            "How did the method perform on ImageNet?",
+            "Who built the first Eddystone lighthouse?",
+            "What do the authors find?",
+        ] {
+            assert!(!asks_event(q), "{q}");
+        }
+    }
+}

@@ -182,6 +182,7 @@ proptest::proptest! {
         question in proptest::collection::vec(proptest::sample::select(vec![
             "who", "when", "how many", "why", "keeper", "lamp", "mortar", "Smeaton", "灯台",
             "rowed", "1759", "fine", "?", "what", "which lamp", "what kind of mortar",
+            "what happened", "what did", "say", "how did", "react",
         ]), 0..8).prop_map(|ws| ws.join(" ")),
         overlapping in proptest::bool::ANY,
     ) {
@@ -507,9 +508,11 @@ fn a_connective_goes_on_after_a_quote_but_does_not_reach_back() {
         The Mass was finished two years later.";
     let a = chunk("a.md#0", text);
     let terms = vec![("manuscript".to_string(), 3.0), ("kyrie".to_string(), 2.0)];
+    // (Not the event rule: that one would tell on to the Mass.)
     let cfg = ExtractConfig {
         per_chunk: 1,
         max_snippets: 1,
+        event_sentences: 0,
         ..ExtractConfig::default()
     };
     let s = &lexical(
@@ -567,4 +570,46 @@ fn a_line_in_capitals_is_not_quoted() {
         assert!(!s.content.starts_with("MONUMENT"), "{}", s.content);
         assert_at_span(&a, s);
     }
+}
+
+/// A question about an event is answered by the sentences after the
+/// scene its words describe: the quote goes on to tell what they found.
+/// A question about the scene itself is quoted as before.
+#[test]
+fn a_quote_for_an_event_goes_on_to_tell_it() {
+    let c = chunk(
+        "b.md#0",
+        "The poet and the doctor called at the composer's house one hot afternoon. \
+         Their knocking met with no answer, though they heard the piano. \
+         At last they opened the door and found him writing his ideas on the wall. \
+         The wall was later whitewashed by the landlord.",
+    );
+    let run = |q: &str| {
+        let terms: Vec<(String, f32)> = words(q).into_iter().map(|w| (w, 1.0)).collect();
+        let cfg = ExtractConfig {
+            per_chunk: 1,
+            ..ExtractConfig::default()
+        };
+        lexical(&[&c], q, &terms, &cfg).snippets
+    };
+    let event = run(
+        "The poet and the doctor called at the composer's house one hot afternoon. What did they find him doing?",
+    );
+    assert!(
+        event[0].content.contains("writing his ideas on the wall"),
+        "{:?}",
+        event[0].content
+    );
+    assert!(
+        !event[0].content.contains("whitewashed"),
+        "{:?}",
+        event[0].content
+    );
+    assert_at_span(&c, &event[0]);
+    let scene = run("Which poet and doctor called at the composer's house one hot afternoon?");
+    assert!(
+        !scene[0].content.contains("writing his ideas"),
+        "{:?}",
+        scene[0].content
+    );
 }
