@@ -228,20 +228,47 @@ pub fn normalize(v: &mut [f32]) {
 }
 
 /// Cosine similarity of two unit vectors (their dot product). Eight
-/// independent accumulators let the compiler vectorise the loop.
+/// independent accumulators let the compiler vectorise the loop, and
+/// walking whole chunks of eight leaves it no bounds to check (indexing
+/// `a[i * 8 + j]` kept it scalar, three times slower; the sums are the same).
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
     let mut acc = [0.0f32; 8];
-    let chunks = n / 8;
-    for i in 0..chunks {
+    let (a8, a_rest) = a.split_at(n / 8 * 8);
+    let (b8, b_rest) = b.split_at(n / 8 * 8);
+    for (x, y) in a8.chunks_exact(8).zip(b8.chunks_exact(8)) {
         for j in 0..8 {
-            acc[j] += a[i * 8 + j] * b[i * 8 + j];
+            acc[j] += x[j] * y[j];
         }
     }
     let mut sum: f32 = acc.iter().sum();
-    for i in chunks * 8..n {
-        sum += a[i] * b[i];
+    for (x, y) in a_rest.iter().zip(b_rest) {
+        sum += x * y;
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    proptest::proptest! {
+        /// The vectorised loop adds in the same order as eight lanes summed
+        /// one element at a time: the same bits, any lengths.
+        #[test]
+        fn dot_adds_like_eight_lanes_in_order(
+            a in proptest::collection::vec(-1.0f32..1.0, 0..300),
+            b in proptest::collection::vec(-1.0f32..1.0, 0..300),
+        ) {
+            let n = a.len().min(b.len());
+            let mut lanes = [0.0f32; 8];
+            for i in 0..n / 8 * 8 {
+                lanes[i % 8] += a[i] * b[i];
+            }
+            let mut want: f32 = lanes.iter().sum();
+            for i in n / 8 * 8..n {
+                want += a[i] * b[i];
+            }
+            proptest::prop_assert_eq!(super::dot(&a, &b).to_bits(), want.to_bits());
+        }
+    }
 }
