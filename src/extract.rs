@@ -46,7 +46,8 @@ pub struct Extraction {
 #[serde(default, deny_unknown_fields)]
 pub struct ExtractConfig {
     pub max_snippets: usize,
-    /// Most sentences in one snippet.
+    /// Most sentences in one snippet (a quote for an event question may go
+    /// on `event_sentences` more).
     pub max_sentences: usize,
     /// Most snippets from one chunk.
     pub per_chunk: usize,
@@ -421,19 +422,22 @@ pub fn extractive(
         {
             first -= 1;
         }
-        // And the sentence after it, when that one goes on about it ("To
-        // mitigate this, we use…"): the thought the quote opened ends there.
-        // A question about an event: the quote goes on to tell it.
+        // A question about an event: the quote goes on to tell it, in
+        // whole sentences (not onto a heading or a sentence cut short).
         let mut last = w.last;
         while last + 1 < sents.len()
             && last < w.last + event
             && !taken(last + 1)
             && ends_sentence(sent(last))
+            && ends_sentence(sent(last + 1))
+            && !in_capitals(sent(last + 1))
             && !sent(last + 1).trim_end().ends_with('?')
             && claim(last + 1)
         {
             last += 1;
         }
+        // And the sentence after it, when that one goes on about it ("To
+        // mitigate this, we use…"): the thought the quote opened ends there.
         while last + 1 < sents.len()
             && last - first + 1 < cfg.max_sentences
             && goes_on(sent(last + 1))

@@ -518,6 +518,15 @@ fn window_scores(candidates: &mut [Candidate], e: &dyn Embedder, qv: &[f32]) -> 
             e.embed(&texts)?.iter().map(|v| dot(qv, v)).collect()
         }
     };
+    let windows: usize = sents
+        .iter()
+        .map(|ss| (2 * ss.len()).saturating_sub(1))
+        .sum();
+    anyhow::ensure!(
+        scores.len() == windows,
+        "the embedder returned {} vectors for {windows} passage windows",
+        scores.len()
+    );
     let mut at = 0;
     for (c, ss) in candidates.iter_mut().zip(&sents) {
         let n = (2 * ss.len()).saturating_sub(1);

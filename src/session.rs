@@ -75,22 +75,6 @@ pub struct Session {
     warnings: Vec<String>,
 }
 
-/// Load what the first question needs and nothing else does — the token
-/// counter's tables and the embedding model — on another core while the
-/// index opens, so that the first answer does not wait for them (about
-/// 150 ms together). A failure here is met again, and reported, where the
-/// thing is used.
-fn warm_up(embedder: Option<Arc<dyn Embedder>>) {
-    let _ = std::thread::Builder::new()
-        .name("warm-up".into())
-        .spawn(move || {
-            crate::text::count_tokens("");
-            if let Some(e) = embedder {
-                let _ = e.embed(&[""]);
-            }
-        });
-}
-
 impl Session {
     /// Check the sources folder and settle the configuration, the embedder
     /// and the engine. Touches no index yet.
@@ -110,7 +94,6 @@ impl Session {
             Some(d) => d.clone(),
             None => index::default_dir(sources)?,
         };
-        warm_up(embedder.clone());
         Ok(Session {
             config,
             sources: sources.to_path_buf(),
@@ -124,6 +107,24 @@ impl Session {
             citations: Mutex::new(None),
             warnings,
         })
+    }
+
+    /// Load what the first question needs and an index update does not —
+    /// the token counter's tables and the embedding model — on another
+    /// core, for a caller about to ask (the board, `ask`, `eval`), so that
+    /// the first answer does not wait for them (about 100 ms together) while
+    /// the index opens. A failure here is met again, and reported, where
+    /// the thing is used.
+    pub fn warm_up(&self) {
+        let embedder = self.embedder.clone();
+        let _ = std::thread::Builder::new()
+            .name("warm-up".into())
+            .spawn(move || {
+                crate::text::count_tokens("");
+                if let Some(e) = embedder {
+                    let _ = e.embed(&[""]);
+                }
+            });
     }
 
     pub fn config(&self) -> &Config {

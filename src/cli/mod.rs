@@ -386,6 +386,7 @@ fn run(mut cli: Cli) -> Result<i32> {
                 return Ok(2);
             };
             let s = session(&dir, &o)?;
+            s.warm_up();
             crate::tui::run(s, cli.theme)?;
             Ok(0)
         }
@@ -431,6 +432,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             o.top_k = top_k;
             o.bibliography = bibliography.or(cli.bibliography.clone());
             let s = session(&dir, &o)?;
+            s.warm_up();
             if !no_update {
                 update_or_keep(&s, !json && atty_stderr())?;
             }
@@ -531,6 +533,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             let questions = questions.expect("clap requires --questions without --claims");
             o.top_k = top_k;
             let s = session(&dir, &o)?;
+            s.warm_up();
             let set = crate::eval::QuestionSet::load(&questions)?.only_split(split.as_deref());
             update_or_keep(&s, !json && atty_stderr())?;
             let report = s.eval(&set, sweep)?;

@@ -200,8 +200,10 @@ impl BuiltinEmbedder {
             .collect();
         let q = query.len();
         // Each distinct token's cosines with the question's tokens, `q` at a
-        // time in `cosines`; `slot[id]` is where they start (+1, 0 = not yet).
+        // time in `cosines`, the k-th token seen at `k * q`; `slot[id]` is
+        // k + 1 (0 = not seen yet).
         let mut slot: Vec<u32> = Vec::new();
+        let mut seen: u32 = 0;
         let mut cosines: Vec<f32> = Vec::new();
         let best = texts
             .iter()
@@ -225,7 +227,8 @@ impl BuiltinEmbedder {
                                     0.0
                                 }
                             }));
-                            slot[id as usize] = (at / q) as u32 + 1;
+                            seen += 1;
+                            slot[id as usize] = seen;
                             at
                         }
                         k => (k as usize - 1) * q,

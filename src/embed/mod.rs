@@ -46,7 +46,9 @@ pub trait Embedder: Send + Sync {
     /// For a model whose text vector is the normalised sum of its tokens'
     /// (the built-in one): each text's sum, not normalised, so that the
     /// vector of adjacent texts together is the sum of theirs and each text
-    /// is tokenised once. `None` for a model whose vectors do not add up.
+    /// is tokenised once — for texts that meet where a token ends
+    /// (whitespace or punctuation), as sentences do. `None` for a model
+    /// whose vectors do not add up.
     fn token_sums(&self, _texts: &[&str]) -> Option<Vec<Vec<f32>>> {
         None
     }

@@ -189,25 +189,47 @@ pub fn focus_words(question: &str) -> Vec<String> {
     out
 }
 
-/// Does the question ask what happened, or what someone did, said, found
-/// or how they took something ("What did they find him doing?", "How did
-/// she react…?", "What exactly happened?")? Its answer is the event, which
-/// a narrative tells after the scene the question's words describe.
+/// Does the question ask what happened, or what someone did, said or
+/// found, or how they reacted ("What did they find him doing?", "How did
+/// she respond…?", "What exactly happened?")? Its answer is the event,
+/// which a narrative tells after the scene the question's words describe.
+/// The verb must be what the question asks about: "what … happened", a
+/// verb of doing or saying after "what did" and before any "to" ("What did
+/// they use to see the cells?" is not one), a verb of reacting after "how
+/// did" or "how" ("How many patients responded…" is not one).
 pub fn asks_event(question: &str) -> bool {
     const DID: &[&str] = &[
         "do", "doing", "find", "write", "say", "reply", "answer", "tell", "see", "hear",
     ];
-    const TOOK: &[&str] = &["react", "respond", "reply", "answer", "take", "receive"];
+    const REACT: &[&str] = &[
+        "react",
+        "respond",
+        "reply",
+        "reacted",
+        "responded",
+        "replied",
+    ];
     let words: Vec<String> = question.unicode_words().map(str::to_lowercase).collect();
-    let after = |a: &str, b: &str, verbs: &[&str]| {
-        words.windows(2).enumerate().any(|(i, w)| {
-            w[0] == a && w[1] == b && words[i + 2..].iter().any(|v| verbs.contains(&v.as_str()))
-        })
+    // A word of `verbs` after `at`, before any "to" or question word.
+    let verb_after = |at: usize, verbs: &[&str]| {
+        words[at..]
+            .iter()
+            .take_while(|w| !matches!(w.as_str(), "to" | "what" | "how" | "why" | "which"))
+            .any(|w| verbs.contains(&w.as_str()))
     };
-    words.iter().any(|w| w == "happened" || w == "happen")
-        || after("what", "did", DID)
-        || after("how", "did", TOOK)
-        || words.iter().any(|w| w == "reacted" || w == "responded")
+    words.iter().enumerate().any(|(i, w)| match w.as_str() {
+        "what" => {
+            words[i + 1..].iter().take(3).any(|h| h == "happened")
+                || (words.get(i + 1).is_some_and(|d| d == "did") && verb_after(i + 2, DID))
+        }
+        "how" => {
+            !words
+                .get(i + 1)
+                .is_some_and(|m| matches!(m.as_str(), "many" | "much" | "often"))
+                && verb_after(i + 1, REACT)
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -222,11 +244,21 @@ mod tests {
             "What did Wagner say about the Ninth Symphony?",
             "How did the young composer respond when told of it?",
             "I remember how Madame Gerster reacted. What exactly happened?",
+            "What nearly happened to the only manuscript of the first movement?",
+            "What did a man of letters catch the composer doing when they came in?",
         ] {
             assert!(asks_event(q), "{q}");
         }
         for q in [
             "What did the Germans call Bebung?",
+            "Why does catastrophic forgetting happen?",
+            "What would happen if the learning rate were doubled?",
+            "How often does mode collapse happen?",
+            "How many patients responded to the treatment?",
+            "Which metals reacted with the acid?",
+            "How did they take the measurements?",
+            "How did the lab receive its funding?",
+            "What did the researchers use to see the cells?",
             "What did the paper propose for curriculum learning?",
             "How did the method perform on ImageNet?",
             "Who built the first Eddystone lighthouse?",

@@ -606,6 +606,24 @@ fn a_quote_for_an_event_goes_on_to_tell_it() {
         event[0].content
     );
     assert_at_span(&c, &event[0]);
+    // Not onto a heading: the event is told in sentences.
+    let h = chunk(
+        "h.md#0",
+        "The poet and the doctor called at the composer's house one hot afternoon. \
+         They found him writing his ideas on the wall.\n\nCHAPTER XII\n\n\
+         Next morning the landlord came.",
+    );
+    let terms: Vec<(String, f32)> = words("poet doctor called composer house hot afternoon")
+        .into_iter()
+        .map(|w| (w, 1.0))
+        .collect();
+    let q = "The poet and the doctor called at the composer's house one hot afternoon. What did they find him doing?";
+    let cfg = ExtractConfig {
+        per_chunk: 1,
+        ..ExtractConfig::default()
+    };
+    let quote = &lexical(&[&h], q, &terms, &cfg).snippets[0].content;
+    assert!(quote.ends_with("on the wall."), "{quote:?}");
     let scene = run("Which poet and doctor called at the composer's house one hot afternoon?");
     assert!(
         !scene[0].content.contains("writing his ideas"),
