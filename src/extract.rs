@@ -470,7 +470,7 @@ pub fn extractive(
             }
         })
         .collect();
-    let summary = summarize(&snippets);
+    let summary = summarize(&snippets, event > 0);
     Ok(Extraction {
         no_results: snippets.is_empty(),
         snippets,
@@ -508,8 +508,12 @@ fn follow_focus(
         .collect()
 }
 
-/// A short summary built from the best snippets, one cited line each.
-fn summarize(snippets: &[Snippet]) -> String {
+/// A short summary built from the best snippets, one cited line each: a
+/// line per quote (the first three), each its first
+/// sentence and those after it that go on about it — or, for a question
+/// about an event (`whole`), the whole quote: its first sentence is the
+/// scene, the event comes after.
+fn summarize(snippets: &[Snippet], whole: bool) -> String {
     snippets
         .iter()
         .enumerate()
@@ -518,11 +522,15 @@ fn summarize(snippets: &[Snippet]) -> String {
             // The first sentence, and those after it that go on about it
             // (a quote that took in what its sentence refers to reads whole).
             let sents = sentences(&s.content);
-            let lead = 1 + sents
-                .iter()
-                .skip(1)
-                .take_while(|r| goes_on(&s.content[(*r).clone()]))
-                .count();
+            let lead = if whole {
+                sents.len().max(1)
+            } else {
+                1 + sents
+                    .iter()
+                    .skip(1)
+                    .take_while(|r| goes_on(&s.content[(*r).clone()]))
+                    .count()
+            };
             let first = match (sents.first(), sents.get(lead - 1)) {
                 (Some(a), Some(b)) => s.content[a.start..b.end].to_string(),
                 _ => s.content.clone(),

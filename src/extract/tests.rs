@@ -590,11 +590,18 @@ fn a_quote_for_an_event_goes_on_to_tell_it() {
             per_chunk: 1,
             ..ExtractConfig::default()
         };
-        lexical(&[&c], q, &terms, &cfg).snippets
+        lexical(&[&c], q, &terms, &cfg)
     };
-    let event = run(
+    let answer = run(
         "The poet and the doctor called at the composer's house one hot afternoon. What did they find him doing?",
     );
+    // The answer's summary line tells the event too, not only the scene.
+    assert!(
+        answer.summary.contains("writing his ideas on the wall"),
+        "{}",
+        answer.summary
+    );
+    let event = answer.snippets;
     assert!(
         event[0].content.contains("writing his ideas on the wall"),
         "{:?}",
@@ -624,7 +631,8 @@ fn a_quote_for_an_event_goes_on_to_tell_it() {
     };
     let quote = &lexical(&[&h], q, &terms, &cfg).snippets[0].content;
     assert!(quote.ends_with("on the wall."), "{quote:?}");
-    let scene = run("Which poet and doctor called at the composer's house one hot afternoon?");
+    let scene =
+        run("Which poet and doctor called at the composer's house one hot afternoon?").snippets;
     assert!(
         !scene[0].content.contains("writing his ideas"),
         "{:?}",
