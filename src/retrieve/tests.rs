@@ -374,3 +374,60 @@ fn makers_are_possessive_organisations_or_come_before_a_team() {
         "ByteDance"
     ));
 }
+
+use proptest::strategy::Strategy as _;
+
+/// The built-in model, with its token sums hidden: window scoring takes
+/// the path every other embedder takes, embedding each window's text.
+struct NoSums(&'static crate::embed::BuiltinEmbedder);
+
+impl Embedder for NoSums {
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn dim(&self) -> usize {
+        self.0.dim()
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        self.0.embed(texts)
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+    /// Scoring a pair of sentences by the sum of their token sums gives
+    /// each passage the best window the pair's own text would: the two
+    /// paths agree, passage by passage, for any passages.
+    #[test]
+    fn window_scores_by_token_sums_match_embedding_each_window(
+        texts in proptest::collection::vec(
+            proptest::collection::vec(proptest::sample::select(vec![
+                "The keeper", "lit the lamp", "in 1759.", "Smeaton’s", "mortar", "set.",
+                "Why?", "灯台", "naïve", "\n\n", "It was", "J. Smeaton", "e.g. this",
+                "(see Fig. 2).", "“Quoted.”", "3.5%", "x",
+            ]), 0..30).prop_map(|ws| ws.join(" ")),
+            1..5,
+        ),
+        question in "[a-z ]{1,30}",
+    ) {
+        static M: std::sync::OnceLock<crate::embed::BuiltinEmbedder> = std::sync::OnceLock::new();
+        let m = M.get_or_init(|| crate::embed::BuiltinEmbedder::load_default().unwrap());
+        let qv = m.embed_one(&question);
+        let fresh = || -> Vec<Candidate> {
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| blank(Chunk::for_test(&format!("s{i}.md#0"), t)))
+                .collect()
+        };
+        let (mut sums, mut each) = (fresh(), fresh());
+        window_scores(&mut sums, m, &qv).unwrap();
+        window_scores(&mut each, &NoSums(m), &qv).unwrap();
+        for (a, b) in sums.iter().zip(&each) {
+            match (a.window, b.window) {
+                (Some(x), Some(y)) => proptest::prop_assert!((x - y).abs() < 1e-5, "{x} vs {y}"),
+                (x, y) => proptest::prop_assert_eq!(x, y),
+            }
+        }
+    }
+}
