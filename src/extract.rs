@@ -71,8 +71,8 @@ pub struct ExtractConfig {
     /// salary…"); 0 = never.
     pub follow_focus: usize,
     /// A question that asks what happened, or what someone did, said or
-    /// found, or how they took something ("What did they find him
-    /// doing?"), is answered by the event, which a narrative tells after
+    /// found, or how they reacted ("What did they find him doing?"), is
+    /// answered by the event, which a narrative tells after
     /// the scene the question's words describe: each quote goes on for up
     /// to this many sentences after the window that matched; 0 = never.
     pub event_sentences: usize,
@@ -508,11 +508,10 @@ fn follow_focus(
         .collect()
 }
 
-/// A short summary built from the best snippets, one cited line each: a
-/// line per quote (the first three), each its first
-/// sentence and those after it that go on about it — or, for a question
-/// about an event (`whole`), the whole quote: its first sentence is the
-/// scene, the event comes after.
+/// A short summary built from the best snippets, one cited line for each
+/// of the first three: its first sentence and those after it that go on
+/// about it — or, for a question about an event (`whole`), the whole
+/// quote, whose first sentence is the scene and the event comes after.
 fn summarize(snippets: &[Snippet], whole: bool) -> String {
     snippets
         .iter()
