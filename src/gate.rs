@@ -247,7 +247,9 @@ fn r4(x: f32) -> f64 {
     (x as f64 * 10_000.0).round() / 10_000.0
 }
 
-/// What the retrieval tier decides on.
+/// What the retrieval tier decides on (the default: nothing kept, nothing
+/// unknown, no advice asked).
+#[derive(Default)]
 pub struct GateInput<'a> {
     pub kept: &'a [Evidence],
     pub query_terms: usize,

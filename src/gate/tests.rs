@@ -20,13 +20,7 @@ fn retrieval_tier_reasons() {
         let input = GateInput {
             kept,
             query_terms: terms,
-            unknown_names: &[],
-            unknown_identifiers: &[],
-            unseen_identifiers: &[],
-            unstated_amount: false,
-            asks_advice: false,
-            unknown_name_share: 0.0,
-            unknown_share: 0.0,
+            ..GateInput::default()
         };
         retrieval_gate(&input, cfg)
     };
@@ -67,12 +61,9 @@ fn retrieval_tier_reasons() {
         kept: &[cand(0.9)],
         query_terms: 2,
         unknown_names: &names,
-        unknown_identifiers: &[],
-        unseen_identifiers: &[],
-        unstated_amount: false,
-        asks_advice: false,
         unknown_name_share: 0.4,
         unknown_share: 0.4,
+        ..GateInput::default()
     };
     let d = retrieval_gate(&input, &cfg);
     assert_eq!(d.reason, Reason::UnknownNames);
@@ -178,12 +169,9 @@ fn retrieval_tier_reasons() {
         kept: &[cand(0.9)],
         query_terms: 2,
         unknown_names: &names,
-        unknown_identifiers: &[],
-        unseen_identifiers: &[],
-        unstated_amount: false,
-        asks_advice: false,
         unknown_name_share: 0.5,
         unknown_share: 0.5,
+        ..GateInput::default()
     };
     let d = retrieval_gate(&input, &cfg2);
     assert_eq!(d.reason, Reason::TopScoreTooLow);
@@ -205,13 +193,7 @@ fn reranked_tier_needs_a_chunk_that_answers() {
     let input = GateInput {
         kept: &[],
         query_terms: 3,
-        unknown_names: &[],
-        unknown_identifiers: &[],
-        unseen_identifiers: &[],
-        unstated_amount: false,
-        asks_advice: false,
-        unknown_name_share: 0.0,
-        unknown_share: 0.0,
+        ..GateInput::default()
     };
     // "2 = relevant, but does not directly answer" is not an answer.
     assert_eq!(
@@ -290,13 +272,8 @@ fn decisions_in_words() {
                 vector: None,
             }],
             query_terms: 2,
-            unknown_names: &[],
-            unknown_identifiers: &[],
             unseen_identifiers: &auroc,
-            unstated_amount: false,
-            asks_advice: false,
-            unknown_name_share: 0.0,
-            unknown_share: 0.0,
+            ..GateInput::default()
         },
         &GateConfig::default(),
     );
