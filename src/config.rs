@@ -304,8 +304,8 @@ mod tests {
         assert_eq!(c.gate.advice_min_score, 0.0);
         c.embedder = EmbedderKind::Builtin;
         c.settle();
-        assert_eq!(c.gate.min_top_score, 0.3);
-        assert_eq!(c.gate.advice_min_score, 0.55);
+        assert_eq!(c.gate.min_top_score, 0.21);
+        assert_eq!(c.gate.advice_min_score, 0.45);
 
         let set = dir.path().join("set.toml");
         std::fs::write(

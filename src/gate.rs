@@ -72,7 +72,7 @@ impl Default for GateConfig {
             // eval/music-questions.json and eval/papers-questions.json (see
             // README); the embedder's own value replaces min_top_score
             // unless the config sets it (EmbedderKind::calibrated_min_top_score).
-            min_top_score: 0.3,
+            min_top_score: 0.21,
             clear_winner_ratio: 1.0,
             vector_weight: 0.75,
             unknown_penalty: 0.25,
@@ -81,8 +81,8 @@ impl Default for GateConfig {
             refuse_unknown_identifiers: true,
             refuse_unseen_identifiers: true,
             refuse_unstated_amount: true,
-            advice_min_score: 0.55,
-            high_confidence_score: 0.65,
+            advice_min_score: 0.45,
+            high_confidence_score: 0.55,
             // Calibrated on the dev sets (docs/evaluation-log.md, "Confidence").
             high_confidence_coverage: 0.6,
             rerank_threshold: 3,
