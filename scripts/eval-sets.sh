@@ -64,3 +64,10 @@ run papers-f papers "$corpora/papers" "$here/eval/papers-questions-f.json" --spl
 # refusals: 8 near misses and 12 off-topic questions of 40), likewise.
 run music-g music "$corpora/music-library" "$here/eval/music-questions-g.json" --split "$split"
 run papers-g papers "$corpora/papers" "$here/eval/papers-questions-g.json" --split "$split"
+# Off-topic probes (written blind on 2026-11-24, tenth round: 60 per folder,
+# everyday questions, the sources' words in another sense, other subjects;
+# all dev: the tenth round calibrated on them).
+if [ "$split" = dev ]; then
+  run music-probes music "$corpora/music-library" "$here/eval/music-offtopic-probes.json"
+  run papers-probes papers "$corpora/papers" "$here/eval/papers-offtopic-probes.json"
+fi

@@ -448,7 +448,7 @@ pub fn run(
                 false_ref += usize::from(refused);
             }
         }
-        (ratio(refuse_ok, n_un), ratio(false_ref, n_ans))
+        (ratio(refuse_ok, n_un), refused_share(false_ref, n_ans))
     };
     let (refusal_accuracy, false_refusal_rate) = rates(&cfg.gate);
     let answerable: Vec<&QuestionResult> = results.iter().filter(|r| !r.should_refuse).collect();
@@ -648,9 +648,22 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 1.0 } else { a as f64 / b as f64 }
 }
 
+/// The share of `n` answerable questions refused: none of none is 0, not
+/// the 1.0 `ratio` gives (a set of off-topic questions alone refuses no
+/// answerable question).
+fn refused_share(refused: usize, n: usize) -> f64 {
+    if n == 0 { 0.0 } else { ratio(refused, n) }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::holds_phrase;
+    use super::{holds_phrase, refused_share};
+
+    #[test]
+    fn a_set_without_answerable_questions_has_no_false_refusals() {
+        assert_eq!(refused_share(0, 0), 0.0);
+        assert_eq!(refused_share(1, 4), 0.25);
+    }
 
     #[test]
     fn a_phrase_across_a_chunk_edge_counts_where_half_of_it_is() {

@@ -349,7 +349,11 @@ pub(super) fn print_eval(r: &crate::eval::EvalReport) {
         let _ = writeln!(out, "refusal (near-miss): {a:.3}");
     }
     let _ = writeln!(out, "refusal accuracy:   {:.3}", r.refusal_accuracy);
-    let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
+    if r.answerable == 0 {
+        let _ = writeln!(out, "false-refusal rate: - (no answerable questions)");
+    } else {
+        let _ = writeln!(out, "false-refusal rate: {:.3}", r.false_refusal_rate);
+    }
     let _ = writeln!(out, "verbatim rate:      {:.3}", r.verbatim_rate);
     let verdicts: Vec<String> = r.verdicts.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let _ = writeln!(out, "engine:             {}", r.engine);
