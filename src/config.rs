@@ -31,13 +31,10 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// `[cite]`: the bibliography and the citation style.
     pub cite: crate::cite::CiteConfig,
-    /// The config file set `gate.min_top_score` (else the embedder's
-    /// calibrated value applies: [`Config::settle`]).
+    /// The `[gate]` keys the config file set: the embedder's calibrated
+    /// value applies to the others ([`Config::settle`]).
     #[serde(skip)]
-    pub min_top_score_set: bool,
-    /// Likewise `gate.advice_min_score`.
-    #[serde(skip)]
-    pub advice_min_score_set: bool,
+    pub gate_keys_set: Vec<String>,
 }
 
 impl Default for Config {
@@ -57,8 +54,7 @@ impl Default for Config {
             support: Default::default(),
             limits: Default::default(),
             cite: Default::default(),
-            min_top_score_set: false,
-            advice_min_score_set: false,
+            gate_keys_set: Vec::new(),
         }
     }
 }
@@ -159,14 +155,9 @@ impl Config {
             .check()
             .with_context(|| format!("in the config file {}", path.display()))?;
         let table = text.parse::<toml::Table>().ok();
-        let gate_sets = |key: &str| {
-            table
-                .as_ref()
-                .and_then(|t| t.get("gate")?.get(key))
-                .is_some()
-        };
-        config.min_top_score_set = gate_sets("min_top_score");
-        config.advice_min_score_set = gate_sets("advice_min_score");
+        if let Some(gate) = table.as_ref().and_then(|t| t.get("gate")?.as_table()) {
+            config.gate_keys_set = gate.keys().cloned().collect();
+        }
         Ok(config)
     }
 
@@ -232,15 +223,28 @@ impl Config {
     }
 
     /// Once the embedder is chosen (file, then flags): unless the file set
-    /// them, the gate's minimum evidence, and that for a question asking
-    /// advice, are those calibrated for that embedder, whose similarities
-    /// have their own scale.
+    /// them, the gate's minimum evidence, that for a question asking advice
+    /// and that for "high" confidence are those calibrated for that
+    /// embedder, whose similarities have their own scale.
     pub fn settle(&mut self) {
-        if !self.min_top_score_set {
-            self.gate.min_top_score = self.embedder.calibrated_min_top_score();
-        }
-        if !self.advice_min_score_set {
-            self.gate.advice_min_score = self.embedder.calibrated_advice_min_score();
+        let c = self.embedder.calibrated();
+        let g = &mut self.gate;
+        for (key, value, calibrated) in [
+            ("min_top_score", &mut g.min_top_score, c.min_top_score),
+            (
+                "advice_min_score",
+                &mut g.advice_min_score,
+                c.advice_min_score,
+            ),
+            (
+                "high_confidence_score",
+                &mut g.high_confidence_score,
+                c.high_confidence_score,
+            ),
+        ] {
+            if !self.gate_keys_set.iter().any(|k| k == key) {
+                *value = calibrated;
+            }
         }
     }
 }
@@ -302,20 +306,23 @@ mod tests {
         assert_eq!(c.gate.min_top_score, 0.1);
         // The advice threshold was calibrated on the built-in model's scale.
         assert_eq!(c.gate.advice_min_score, 0.0);
+        assert_eq!(c.gate.high_confidence_score, 0.65);
         c.embedder = EmbedderKind::Builtin;
         c.settle();
         assert_eq!(c.gate.min_top_score, 0.21);
         assert_eq!(c.gate.advice_min_score, 0.45);
+        assert_eq!(c.gate.high_confidence_score, 0.55);
 
         let set = dir.path().join("set.toml");
         std::fs::write(
             &set,
-            "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\nadvice_min_score = 0.2\n",
+            "embedder = \"minilm\"\n[gate]\nmin_top_score = 0.3\nadvice_min_score = 0.2\nhigh_confidence_score = 0.7\n",
         )
         .unwrap();
         let mut c = Config::load(Some(&set)).unwrap();
         c.settle();
         assert_eq!(c.gate.min_top_score, 0.3);
         assert_eq!(c.gate.advice_min_score, 0.2);
+        assert_eq!(c.gate.high_confidence_score, 0.7);
     }
 }

@@ -70,8 +70,9 @@ impl Default for GateConfig {
         GateConfig {
             // Calibrated on eval/questions.json and the dev halves of
             // eval/music-questions.json and eval/papers-questions.json (see
-            // README); the embedder's own value replaces min_top_score
-            // unless the config sets it (EmbedderKind::calibrated_min_top_score).
+            // README); the embedder's own values replace min_top_score,
+            // advice_min_score and high_confidence_score unless the config
+            // sets them (EmbedderKind::calibrated).
             min_top_score: 0.21,
             clear_winner_ratio: 1.0,
             vector_weight: 0.75,

@@ -27,7 +27,7 @@
 //! have the teacher's cosines with each other. The format and the way a
 //! text is embedded are unchanged; scores run on another scale, so the
 //! gate's thresholds for this model were calibrated again
-//! (`EmbedderKind::calibrated_min_top_score`), and the id changed so an
+//! (`EmbedderKind::calibrated`), and the id changed so an
 //! index built with v1 is rebuilt.
 
 use super::wordpiece::{VocabBuilder, WordPiece};

@@ -97,28 +97,35 @@ pub enum EmbedderKind {
 }
 
 impl EmbedderKind {
-    /// The retrieval gate's minimum top evidence calibrated for this
-    /// embedder on `eval/questions.json` (docs/evaluation-log.md; the
-    /// built-in model's on all dev halves, tenth round): the models' cosine
-    /// similarities have different scales.
-    pub fn calibrated_min_top_score(self) -> f32 {
-        match self {
-            EmbedderKind::Minilm => 0.1,
-            EmbedderKind::Builtin => 0.21,
-            EmbedderKind::None | EmbedderKind::Openai => 0.2,
+    /// The gate's thresholds on this embedder's score scale, which the
+    /// config file's `[gate]` values replace where it sets them
+    /// ([`crate::config::Config::settle`]). The models' cosine similarities
+    /// have different scales: the built-in model's were calibrated on all
+    /// dev halves (docs/evaluation-log.md, tenth round, its v2 table), the
+    /// others' minimum on `eval/questions.json`; the advice threshold is off
+    /// for the others, whose scores were not measured for it, and their
+    /// "high" threshold is the one calibrated before the v2 table.
+    pub fn calibrated(self) -> Calibrated {
+        let (min_top_score, advice_min_score, high_confidence_score) = match self {
+            EmbedderKind::Builtin => (0.21, 0.45, 0.55),
+            EmbedderKind::Minilm => (0.1, 0.0, 0.65),
+            EmbedderKind::None | EmbedderKind::Openai => (0.2, 0.0, 0.65),
+        };
+        Calibrated {
+            min_top_score,
+            advice_min_score,
+            high_confidence_score,
         }
     }
+}
 
-    /// The gate's `advice_min_score` for this embedder: calibrated for the
-    /// built-in model on the dev halves (docs/evaluation-log.md, eighth
-    /// round; again for its v2 table in the tenth); off for the others,
-    /// whose scores run on other scales and were not measured for it.
-    pub fn calibrated_advice_min_score(self) -> f32 {
-        match self {
-            EmbedderKind::Builtin => 0.45,
-            EmbedderKind::Minilm | EmbedderKind::None | EmbedderKind::Openai => 0.0,
-        }
-    }
+/// The gate thresholds that follow an embedder's score scale
+/// ([`EmbedderKind::calibrated`]); each is the `[gate]` field of its name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Calibrated {
+    pub min_top_score: f32,
+    pub advice_min_score: f32,
+    pub high_confidence_score: f32,
 }
 
 impl std::str::FromStr for EmbedderKind {
