@@ -31,6 +31,10 @@ name, path = sys.argv[1], sys.argv[2]
 d = json.load(open(path))
 f = lambda x: '-' if x is None else '%.3f' % x
 high = d['confidence'].get('high', {})
+if d['answerable'] == 0:  # the off-topic probes: only refusal means anything
+    print('%-15s off-topic %s of %d refused  %.1f ms' % (name, f(d['refusal_accuracy_off_topic']),
+          d['unanswerable'], d['mean_query_ms']))
+    sys.exit(0)
 print('%-15s recall@5 %s  MRR %s  quote recall %s (%.0f words)  off-topic %s  near-miss %s  false refusals %s  high right %s/%s  %.1f ms'
       % (name, f(d['recall_at_k']), f(d['mrr']), f(d['quote_recall']), d.get('mean_quote_words', 0),
          f(d['refusal_accuracy_off_topic']), f(d['refusal_accuracy_near_miss']),
