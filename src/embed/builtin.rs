@@ -21,14 +21,14 @@
 //! Tokeniser settings are those of the teacher's `tokenizer.json` (see
 //! `wordpiece.rs`).
 //!
-//! The table compiled in is v2: `scripts/tokenlearn-builtin.py` started from
+//! The table compiled in is v3: `scripts/tokenlearn-builtin.py` started from
 //! that distilled table and moved its rows so that the static vectors of
-//! 146,000 general-English texts (WordNet glosses, GCIDE dictionary entries)
-//! have the teacher's cosines with each other. The format and the way a
+//! 361,000 general-English texts (WordNet glosses, GCIDE dictionary entries)
+//! have the teacher's cosines with each other (v2 used 146,000 of them). The format and the way a
 //! text is embedded are unchanged; scores run on another scale, so the
 //! gate's thresholds for this model were calibrated again
 //! (`EmbedderKind::calibrated`), and the id changed so an
-//! index built with v1 is rebuilt.
+//! index built with an earlier table is rebuilt.
 
 use super::wordpiece::{VocabBuilder, WordPiece};
 use super::{Embedder, normalize};
@@ -45,7 +45,7 @@ static DEFAULT_MODEL: &[u8] = include_bytes!(concat!(
 
 /// The id an index records for this model at `dim` dimensions.
 fn model_id(dim: usize) -> String {
-    format!("builtin-minilm-static-v2-{dim}")
+    format!("builtin-minilm-static-v3-{dim}")
 }
 
 /// Static-embedding model distilled from all-MiniLM-L6-v2 (256 dimensions).
@@ -437,7 +437,7 @@ mod tests {
     #[test]
     fn loads_with_expected_id_and_dim() {
         let m = model();
-        assert_eq!(m.id(), "builtin-minilm-static-v2-256");
+        assert_eq!(m.id(), "builtin-minilm-static-v3-256");
         assert_eq!(m.dim(), 256);
         assert_eq!(m.vocab_size(), 30522);
         assert_eq!(m.token(1996), Some("the"));

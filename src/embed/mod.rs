@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 /// Something that maps texts to L2-normalised vectors of a fixed dimension.
 pub trait Embedder: Send + Sync {
-    /// Stable identifier stored with the index (e.g. `builtin-minilm-static-v2-256`).
+    /// Stable identifier stored with the index (e.g. `builtin-minilm-static-v3-256`).
     fn id(&self) -> &str;
     /// Vector dimension.
     fn dim(&self) -> usize;
@@ -101,10 +101,10 @@ impl EmbedderKind {
     /// config file's `[gate]` values replace where it sets them
     /// ([`crate::config::Config::settle`]). The models' cosine similarities
     /// have different scales: the built-in model's were calibrated on all
-    /// dev halves (docs/evaluation-log.md, tenth round, its v2 table), the
+    /// dev halves (docs/evaluation-log.md, tenth round, its v3 table), the
     /// others' minimum on `eval/questions.json`; the advice threshold is off
     /// for the others, whose scores were not measured for it, and their
-    /// "high" threshold is the one calibrated before the v2 table.
+    /// "high" threshold is the one calibrated before the fitted tables.
     pub fn calibrated(self) -> Calibrated {
         let (min_top_score, advice_min_score, high_confidence_score) = match self {
             EmbedderKind::Builtin => (0.21, 0.45, 0.55),
