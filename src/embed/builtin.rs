@@ -24,11 +24,11 @@
 //! The table compiled in is v3: `scripts/tokenlearn-builtin.py` started from
 //! that distilled table and moved its rows so that the static vectors of
 //! 361,000 general-English texts (WordNet glosses, GCIDE dictionary entries)
-//! have the teacher's cosines with each other (v2 used 146,000 of them). The format and the way a
+//! have the teacher's cosines with each other. The format and the way a
 //! text is embedded are unchanged; scores run on another scale, so the
 //! gate's thresholds for this model were calibrated again
-//! (`EmbedderKind::calibrated`), and the id changed so an
-//! index built with an earlier table is rebuilt.
+//! (`EmbedderKind::calibrated`), and the id changed so an index built with
+//! an earlier table is rebuilt.
 
 use super::wordpiece::{VocabBuilder, WordPiece};
 use super::{Embedder, normalize};
