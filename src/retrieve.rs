@@ -518,18 +518,19 @@ fn window_scores(candidates: &mut [Candidate], e: &dyn Embedder, qv: &[f32]) -> 
             e.embed(&texts)?.iter().map(|v| dot(qv, v)).collect()
         }
     };
-    let windows: usize = sents
+    // A candidate of n sentences has n windows of one and n - 1 of two.
+    let counts: Vec<usize> = sents
         .iter()
         .map(|ss| (2 * ss.len()).saturating_sub(1))
-        .sum();
+        .collect();
+    let windows: usize = counts.iter().sum();
     anyhow::ensure!(
         scores.len() == windows,
         "the embedder returned {} vectors for {windows} passage windows",
         scores.len()
     );
     let mut at = 0;
-    for (c, ss) in candidates.iter_mut().zip(&sents) {
-        let n = (2 * ss.len()).saturating_sub(1);
+    for (c, n) in candidates.iter_mut().zip(counts) {
         c.window = scores[at..at + n].iter().copied().reduce(f32::max);
         at += n;
     }
