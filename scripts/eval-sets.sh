@@ -75,3 +75,12 @@ if [ "$split" = dev ]; then
   run music-probes music "$corpora/music-library" "$here/eval/music-offtopic-probes.json"
   run papers-probes papers "$corpora/papers" "$here/eval/papers-offtopic-probes.json"
 fi
+# A third kind of source (eleventh round): technical documentation with
+# code, the nineteen Python 3.11 HOWTOs (Debian `python3.11-doc`, copied
+# from the package; skipped when it is not installed). Written blind.
+howto=/usr/share/doc/python3.11/html/_sources/howto
+if [ -d "$howto" ]; then
+  mkdir -p "$root/pydocs-src"
+  find "$howto" -maxdepth 1 -name '*.rst.txt' ! -name index.rst.txt -exec cp -u {} "$root/pydocs-src/" \;
+  run pydocs pydocs "$root/pydocs-src" "$here/eval/pydocs-questions.json" --split "$split"
+fi
