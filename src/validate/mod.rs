@@ -40,8 +40,11 @@
 //!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
 //!    ([`normalize::link_markup`]). reStructuredText reads as docutils
 //!    renders it: a role as its text, `:pep:`/`:rfc:` as "PEP 8", "RFC
-//!    2822" ([`normalize::rst_role`]), a link without its `<target>`_
-//!    ([`normalize::rst_link_target`]).
+//!    2822" ([`normalize::rst_role`]; a target marked `~` by its last
+//!    component, one marked `!` without the mark), a link without its
+//!    `<target>`_ or the space before it ([`normalize::rst_link_target`]),
+//!    a paragraph's closing "::" as ":" after a word and not at all after a
+//!    space ([`normalize::literal_block_mark`]).
 //! 8. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
@@ -289,6 +292,19 @@ pub fn reader_text(s: &str) -> String {
         }
         if let Some(n) = normalize::rst_link_target(s, b) {
             skip = s[b..b + n].chars().count() - 1;
+            line_break = false;
+            if !s[b + n..].starts_with(char::is_alphanumeric) {
+                space = false;
+            }
+            continue;
+        }
+        if let Some(shown) = normalize::literal_block_mark(s, b, prev) {
+            skip = 1;
+            if shown {
+                out.push(':');
+                space = false;
+            }
+            prev = ':';
             line_break = false;
             continue;
         }

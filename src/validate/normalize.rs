@@ -231,7 +231,9 @@ pub fn link_markup(s: &str, b: usize) -> Option<usize> {
 /// text, at the start of a word. Returns the bytes to skip (the role and
 /// the opening backtick) and what a reader sees instead: docutils renders
 /// `:pep:`8`` as "PEP 8" and `:rfc:`2822`` as "RFC 2822"; any other role
-/// (`:func:`len``, `:ref:`…``) as its text alone.
+/// (`:func:`len``, `:ref:`…``) as its text alone. Sphinx shows a target
+/// marked `~` by its last component (`:func:`~curses.wrapper`` reads
+/// "wrapper") and one marked `!` without the mark; both are skipped too.
 pub fn rst_role(s: &str, b: usize, prev: char) -> Option<(usize, &'static str)> {
     let bytes = s.as_bytes();
     if bytes.get(b) != Some(&b':') || !(prev == '\0' || prev.is_whitespace() || prev == '(') {
@@ -253,12 +255,45 @@ pub fn rst_role(s: &str, b: usize, prev: char) -> Option<(usize, &'static str)> 
                     "rfc" | "rfc-reference" => "RFC ",
                     _ => "",
                 };
-                return Some((e + 2 - b, shown));
+                return Some((e + 2 - b + target_prefix(&bytes[e + 2..]), shown));
             }
             _ => return None,
         }
     }
     None
+}
+
+/// The bytes of a role's text (`rest` starts after its opening backtick)
+/// the reader does not see: a `!`, or a `~` with the dotted path before the
+/// target's last component. Looks no further than the name, so a slice
+/// that ends with the name reads the same.
+fn target_prefix(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(b'!') => 1,
+        Some(b'~') => {
+            let name = rest[1..]
+                .iter()
+                .take(200)
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                .count();
+            // A full stop after the name ends a sentence, not a path.
+            let name = &rest[1..1 + name];
+            let name = &name[..name.iter().rposition(|&c| c != b'.').map_or(0, |k| k + 1)];
+            1 + name.iter().rposition(|&c| c == b'.').map_or(0, |d| d + 1)
+        }
+        _ => 0,
+    }
+}
+
+/// A reStructuredText "::" at byte `b` of `s` that introduces a literal
+/// block: two colons, not three, followed by whitespace or the end. Whether
+/// the reader sees one colon (after a word, `prev`) or none (after a space
+/// or at the start). "std::vector" and "fe80::1" are not marks.
+pub fn literal_block_mark(s: &str, b: usize, prev: char) -> Option<bool> {
+    let rest = s.as_bytes().get(b..)?;
+    let ends = rest.get(2).is_none_or(|c| c.is_ascii_whitespace());
+    (rest.starts_with(b"::") && ends && prev != ':')
+        .then_some(!(prev == '\0' || prev.is_whitespace()))
 }
 
 /// A reStructuredText hyperlink target at byte `b` of `s`: the `<url>`_ (or
@@ -377,6 +412,24 @@ pub fn normalize(s: &str) -> Normalized {
             let n_chars = s[b..b + n].chars().count();
             b += n;
             i += n_chars;
+            // The space before the target is not the reader's: "`lazy
+            // evaluation\n<url>`__." reads "lazy evaluation.".
+            if !char_at(s, b).is_alphanumeric() {
+                out.pending_ws = None;
+            }
+            continue;
+        }
+        // A paragraph's closing "::" (it introduces a literal block) reads
+        // as ":" after a word and not at all after a space.
+        if x == b':'
+            && let Some(shown) = literal_block_mark(s, b, prev)
+        {
+            if shown {
+                out.push(':', i, i + 2);
+            }
+            b += 2;
+            i += 2;
+            prev = ':';
             continue;
         }
         // Fastest path: a run of ASCII word chars, with single spaces and

@@ -1180,6 +1180,55 @@ fn rst_roles_literals_and_links_read_as_rendered() {
     );
 }
 
+/// What Sphinx shows of a role's target marked `~` (its last component) or
+/// `!` (no mark), a link whose target is on the next line, and a
+/// paragraph's closing "::" is what validates and what is copied.
+#[test]
+fn rst_role_prefixes_link_spaces_and_literal_marks_read_as_rendered() {
+    let src = "The :func:`~curses.wrapper` function takes a callable;                :func:`!wrapper` also calls it (the technical term is `lazy                evaluation\n<https://example.org/lazy>`__). Use the decorator::\n\n                   @unique\n\nOr this ::\n\n    code\n\nC++ has std::vector and fe80::1 too.";
+    let cs = [ChunkRef {
+        id: "howto.rst#0",
+        source_id: "howto.rst",
+        text: src,
+    }];
+    for (quote, copied) in [
+        (
+            "The wrapper function takes a callable; wrapper also calls it",
+            "The wrapper function takes a callable; wrapper also calls it",
+        ),
+        (
+            "the technical term is lazy evaluation). Use the decorator:",
+            "the technical term is lazy evaluation). Use the decorator:",
+        ),
+        (
+            "@unique Or this code C++ has",
+            "@unique Or this code C++ has",
+        ),
+        (
+            "wrapper function takes a callable",
+            "wrapper function takes a callable",
+        ),
+        (
+            "C++ has std::vector and fe80::1 too.",
+            "C++ has std::vector and fe80::1 too.",
+        ),
+    ] {
+        let v = validate(quote, "howto.rst", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+        assert_eq!(v.copy_text.as_deref(), Some(copied), "{quote}");
+    }
+    // The path Sphinx hides is not a word the reader sees, nor the mark.
+    for quote in [
+        "The curses.wrapper function takes a callable",
+        "The wrapper function takes a callable: wrapper also calls it",
+        "std:vector and fe80::1 too",
+    ] {
+        let v = validate(quote, "howto.rst", &cs, &cfg());
+        assert_ne!(v.verdict, Verdict::Verbatim, "{quote}: {v:?}");
+        assert_ne!(v.verdict, Verdict::Normalized, "{quote}: {v:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -1189,7 +1238,7 @@ proptest! {
     #[test]
     fn rst_markup_never_validates_other_words(
         words in proptest::collection::vec(0usize..8, 6..24),
-        marks in proptest::collection::vec(0usize..5, 24),
+        marks in proptest::collection::vec(0usize..10, 24),
         from in 0usize..6, len in 4usize..10, swap in 0usize..10,
     ) {
         const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
@@ -1202,6 +1251,11 @@ proptest! {
                 2 => (format!(":pep:`{w}`"), format!("PEP {w}")),
                 3 => (format!(":func:`{w}`"), w.to_string()),
                 4 => (format!("`{w} <https://x.org/{w}>`_"), w.to_string()),
+                5 => (format!(":meth:`~pkg.mod.{w}`"), w.to_string()),
+                6 => (format!(":func:`!{w}`"), w.to_string()),
+                7 => (format!("`{w}\n<https://x.org/{w}>`__,"), format!("{w},")),
+                8 => (format!("{w}::"), format!("{w}:")),
+                9 => (format!("{w} ::"), w.to_string()),
                 _ => (w.to_string(), w.to_string()),
             };
             src.push(raw);
