@@ -344,7 +344,7 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
             let (text, decoding) = decode::decode(bytes)?;
             let mut ex = match format {
                 Format::Markdown => markdown::extract(&text),
-                Format::Text => plain::extract(&text, plain::Flavor::Text),
+                Format::Text => plain::extract(&text, plain::sniff(&text)),
                 Format::Rst => plain::extract(&text, plain::Flavor::Rst),
                 _ => html::extract(&text),
             };

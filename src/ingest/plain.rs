@@ -11,6 +11,29 @@ pub enum Flavor {
     Rst,
 }
 
+/// The flavor of a `.txt` file: reStructuredText when at least two of its
+/// lines are explicit markup (a directive `.. note::`, a target `.. _name:`
+/// or a footnote `.. [1]`), as in PEPs and the `.rst.txt` sources of
+/// Sphinx sites; plain text otherwise.
+pub fn sniff(text: &str) -> Flavor {
+    let explicit = |l: &&str| {
+        let Some(rest) = l.strip_prefix(".. ") else {
+            return false;
+        };
+        let directive = rest.split_once("::").is_some_and(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+        });
+        directive
+            || (rest.starts_with('_') && rest.trim_end().ends_with(':'))
+            || (rest.starts_with('[') && rest.contains(']'))
+    };
+    if text.lines().filter(explicit).nth(1).is_some() {
+        Flavor::Rst
+    } else {
+        Flavor::Text
+    }
+}
+
 /// One line with its byte range (without the line terminator).
 struct Line<'a> {
     s: &'a str,
@@ -242,6 +265,29 @@ mod tests {
                 BlockKind::Aside => "aside".into(),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_text_file_with_rst_markup_reads_as_rst() {
+        let howto = ".. _sortinghowto:\n\nSorting HOW TO\n**************\n\nLists sort.\n\n.. doctest::\n\n    >>> sorted([2, 1])\n";
+        assert_eq!(sniff(howto), Flavor::Rst);
+        let ex = extract(howto, sniff(howto));
+        assert_eq!(ex.title.as_deref(), Some("Sorting HOW TO"));
+        assert!(
+            !shape(&ex).iter().any(|b| b.contains("..")),
+            "{:?}",
+            shape(&ex)
+        );
+        let pep = "PEP: 8\nTitle: Style\n\nBody [1]_.\n\n.. [1] A note.\n\n..\n   Local Variables:\n\n.. [2] Another.\n";
+        assert_eq!(sniff(pep), Flavor::Rst);
+        // One directive-like line, an ellipsis, a path: plain text.
+        for text in [
+            "He paused.\n\n.. note:: once\n\nThen.",
+            ". . . and so on.\n.. and more ..\n.. so:: It\n",
+            "See C:\\x .. [draft] notes.",
+        ] {
+            assert_eq!(sniff(text), Flavor::Text, "{text}");
+        }
     }
 
     #[test]
