@@ -35,16 +35,18 @@
 //! 6. Case fold: each char lowercased (`char::to_lowercase`, no context).
 //! 7. Lightweight markup the reader does not see is dropped: emphasis,
 //!    strong and code markers (`*`, `_`, `` ` `` runs that open or close a
-//!    word; [`normalize::markup_run`]), so "was *not* paid" reads "was not
-//!    paid"; `snake_case` and `5 * 3` keep theirs. A Markdown link reads as
+//!    word; [`markup::markup_run`]), so "was *not* paid" reads "was not
+//!    paid"; `snake_case` and `5 * 3` keep theirs, and so do names: an
+//!    underscore run is emphasis only when it pairs with another around
+//!    words, never `__init__` or `obj.__len__()`. A Markdown link reads as
 //!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
-//!    ([`normalize::link_markup`]). reStructuredText reads as docutils
+//!    ([`markup::link_markup`]). reStructuredText reads as docutils
 //!    renders it: a role as its text, `:pep:`/`:rfc:` as "PEP 8", "RFC
-//!    2822" ([`normalize::rst_role`]; a target marked `~` by its last
+//!    2822" ([`markup::rst_role`]; a target marked `~` by its last
 //!    component, one marked `!` without the mark), a link without its
-//!    `<target>`_ or the space before it ([`normalize::rst_link_target`]),
+//!    `<target>`_ or the space before it ([`markup::rst_link_target`]),
 //!    a paragraph's closing "::" as ":" after a word and not at all after a
-//!    space ([`normalize::literal_block_mark`]).
+//!    space ([`markup::literal_block_mark`]).
 //! 8. Every whitespace run (spaces, tabs, line breaks, NBSP and the other
 //!    Unicode spaces) becomes one space; leading and trailing whitespace is
 //!    removed.
@@ -85,6 +87,7 @@
 //! CRs and runs of spaces are one space, a line-end hyphenation is joined).
 
 mod locate;
+pub mod markup;
 pub mod myers;
 pub mod normalize;
 mod parts;
@@ -277,7 +280,7 @@ pub fn reader_text(s: &str) -> String {
         }
         // Emphasis and code markers and link markup are not words ("*not*"
         // is "not", "[Robert Stevenson](url)" is "Robert Stevenson").
-        if let Some((n, shown)) = normalize::rst_role(s, b, prev) {
+        if let Some((n, shown)) = markup::rst_role(s, b, prev) {
             skip = n - 1;
             if !shown.is_empty() {
                 if space {
@@ -290,7 +293,7 @@ pub fn reader_text(s: &str) -> String {
             line_break = false;
             continue;
         }
-        if let Some(n) = normalize::rst_link_target(s, b) {
+        if let Some(n) = markup::rst_link_target(s, b) {
             skip = s[b..b + n].chars().count() - 1;
             line_break = false;
             if !s[b + n..].starts_with(char::is_alphanumeric) {
@@ -298,7 +301,7 @@ pub fn reader_text(s: &str) -> String {
             }
             continue;
         }
-        if let Some(shown) = normalize::literal_block_mark(s, b, prev) {
+        if let Some(shown) = markup::literal_block_mark(s, b, prev) {
             skip = 1;
             if shown {
                 out.push(':');
@@ -308,8 +311,7 @@ pub fn reader_text(s: &str) -> String {
             line_break = false;
             continue;
         }
-        if let Some(n) = normalize::markup_run(s, b, prev).or_else(|| normalize::link_markup(s, b))
-        {
+        if let Some(n) = markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b)) {
             skip = s[b..b + n].chars().count() - 1;
             // A hyphen ends a word across a line only when a letter comes
             // straight after the break, as validation reads it: "light-\n

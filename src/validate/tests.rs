@@ -1279,3 +1279,92 @@ proptest! {
         prop_assert_ne!(v.status, Status::Validated);
     }
 }
+
+/// Underscores that are part of a name are words the reader sees: a dunder,
+/// a name in a code literal, a method call keep them in the copy, and a
+/// quote without them does not validate; an underscore pair around words
+/// (Markdown and Gutenberg italics) is still emphasis.
+#[test]
+fn names_keep_their_underscores_and_italics_do_not() {
+    let src = "Define __init__ and __slots__ in the class; ``_private`` names and \
+               obj.__len__() too. _The Modern Orchestra_ is italic, __very bold__ too, \
+               snake_case_ stays.";
+    let cs = one("u#0", "u", src);
+    for (quote, copied) in [
+        (
+            "Define __init__ and __slots__ in the class",
+            "Define __init__ and __slots__ in the class",
+        ),
+        (
+            "_private names and obj.__len__() too.",
+            "_private names and obj.__len__() too.",
+        ),
+        (
+            "The Modern Orchestra is italic, very bold too, snake_case_ stays.",
+            "The Modern Orchestra is italic, very bold too, snake_case_ stays.",
+        ),
+        ("Modern Orchestra is italic", "Modern Orchestra is italic"),
+    ] {
+        let v = validate(quote, "u", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+        assert_eq!(v.copy_text.as_deref(), Some(copied), "{quote}");
+    }
+    for quote in [
+        "Define init and slots in the class",
+        "Define __init and __slots in the class",
+        "private names and obj.len() too.",
+        "very bold too, snake_case stays.",
+    ] {
+        let v = validate(quote, "u", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{quote}: {v:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random words as plain words, italics (`_w_`), dunders (`__w__`), names
+    /// in code literals and method calls: the words the reader sees of any
+    /// window validate and copy as seen; the same window with one name's
+    /// underscores dropped never validates.
+    #[test]
+    fn underscores_of_names_are_never_dropped(
+        words in proptest::collection::vec(0usize..8, 6..24),
+        marks in proptest::collection::vec(0usize..5, 24),
+        from in 0usize..6, len in 4usize..10,
+    ) {
+        const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
+        let mut src = Vec::new();
+        let mut shown: Vec<(String, Option<String>)> = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let w = W[*w];
+            let dunder = format!("__{w}__");
+            let (raw, seen) = match marks[k] {
+                1 => (format!("_{w}_"), w.to_string()),
+                2 => (dunder.clone(), dunder),
+                3 => (format!("``__{w}__``"), dunder),
+                4 => (format!("obj.__{w}__()"), format!("obj.__{w}__()")),
+                _ => (w.to_string(), w.to_string()),
+            };
+            src.push(raw);
+            let bare = seen.contains("__").then(|| seen.replace("__", ""));
+            shown.push((seen, bare));
+        }
+        let text = src.join(" ");
+        let cs = [ChunkRef { id: "u#0", source_id: "u", text: &text }];
+        let end = (from + len).min(shown.len());
+        prop_assume!(end >= from + 4);
+        let window: Vec<&str> = shown[from..end].iter().map(|(s, _)| s.as_str()).collect();
+        let quote = window.join(" ");
+        let v = validate(&quote, "u", &cs, &cfg());
+        prop_assert_eq!(v.status, Status::Validated, "{} in {}", quote, text);
+        prop_assert_eq!(v.copy_text.as_deref(), Some(quote.as_str()), "{}", text);
+        if let Some(at) = shown[from..end].iter().position(|(_, bare)| bare.is_some()) {
+            let mut other = window.clone();
+            let bare = shown[from + at].1.clone().unwrap();
+            other[at] = &bare;
+            let v = validate(&other.join(" "), "u", &cs, &cfg());
+            prop_assert_ne!(v.status, Status::Validated, "{} in {}", other.join(" "), text);
+        }
+    }
+}

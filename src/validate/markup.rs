@@ -1,0 +1,237 @@
+//! Lightweight markup the reader does not see, as the published page shows
+//! it: Markdown and reStructuredText emphasis and code markers, Markdown
+//! links, reStructuredText roles, link targets and literal-block marks.
+//! Each function decides at one byte of a text by looking at it and what
+//! follows (and, for an underscore, the nearest underscore either side),
+//! so that validation's normalization and the copied text read the same.
+
+/// A Markdown link's markup at byte `b` of `s`: the `[` that opens link
+/// text (a `](target)` follows on the same paragraph, within 300 bytes, with
+/// no bracket between), or the `](target)` that closes it (a target with no
+/// whitespace, within 500 bytes). Returns the bytes to skip. Decided by
+/// looking ahead only, so a slice of the text reads the same.
+pub fn link_markup(s: &str, b: usize) -> Option<usize> {
+    // At most `n` bytes of `t`, cut on a char boundary.
+    fn head(t: &str, n: usize) -> &str {
+        let mut n = n.min(t.len());
+        while !t.is_char_boundary(n) {
+            n -= 1;
+        }
+        &t[..n]
+    }
+    let rest = &s[b..];
+    if let Some(after) = rest.strip_prefix("](") {
+        let target = head(after, 500);
+        let close = target.find(')')?;
+        return (!target[..close].chars().any(char::is_whitespace)).then_some(close + 3);
+    }
+    if let Some(after) = rest.strip_prefix('[') {
+        let text = head(after, 300);
+        let end = text.find("](")?;
+        let inner = &text[..end];
+        let ok = !inner.contains(['[', ']']) && !inner.contains("\n\n") && !inner.is_empty();
+        return (ok && link_markup(s, b + 1 + end).is_some()).then_some(1);
+    }
+    None
+}
+
+/// A reStructuredText role at byte `b` of `s`, after the char `prev`:
+/// `:name:` (or `:domain:name:`) right before the backtick that opens its
+/// text, at the start of a word. Returns the bytes to skip (the role and
+/// the opening backtick) and what a reader sees instead: docutils renders
+/// `:pep:`8`` as "PEP 8" and `:rfc:`2822`` as "RFC 2822"; any other role
+/// (`:func:`len``, `:ref:`…``) as its text alone. Sphinx shows a target
+/// marked `~` by its last component (`:func:`~curses.wrapper`` reads
+/// "wrapper") and one marked `!` without the mark; both are skipped too.
+pub fn rst_role(s: &str, b: usize, prev: char) -> Option<(usize, &'static str)> {
+    let bytes = s.as_bytes();
+    if bytes.get(b) != Some(&b':') || !(prev == '\0' || prev.is_whitespace() || prev == '(') {
+        return None;
+    }
+    let mut e = b + 1;
+    let mut colons = 0;
+    while e < bytes.len() && e - b < 40 {
+        match bytes[e] {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'+' => e += 1,
+            b':' if colons < 1 && bytes.get(e + 1) != Some(&b'`') => {
+                colons += 1;
+                e += 1;
+            }
+            b':' if bytes.get(e + 1) == Some(&b'`') && e > b + 1 => {
+                let name = s[b + 1..e].rsplit(':').next().unwrap_or("");
+                let shown = match name.to_ascii_lowercase().as_str() {
+                    "pep" | "pep-reference" => "PEP ",
+                    "rfc" | "rfc-reference" => "RFC ",
+                    _ => "",
+                };
+                return Some((e + 2 - b + target_prefix(&bytes[e + 2..]), shown));
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The bytes of a role's text (`rest` starts after its opening backtick)
+/// the reader does not see: a `!`, or a `~` with the dotted path before the
+/// target's last component. Looks no further than the name, so a slice
+/// that ends with the name reads the same.
+fn target_prefix(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(b'!') => 1,
+        Some(b'~') => {
+            let name = rest[1..]
+                .iter()
+                .take(200)
+                .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                .count();
+            // A full stop after the name ends a sentence, not a path.
+            let name = &rest[1..1 + name];
+            let name = &name[..name.iter().rposition(|&c| c != b'.').map_or(0, |k| k + 1)];
+            1 + name.iter().rposition(|&c| c == b'.').map_or(0, |d| d + 1)
+        }
+        _ => 0,
+    }
+}
+
+/// A reStructuredText "::" at byte `b` of `s` that introduces a literal
+/// block: two colons, not three, followed by whitespace or the end. Whether
+/// the reader sees one colon (after a word, `prev`) or none (after a space
+/// or at the start). "std::vector" and "fe80::1" are not marks.
+pub fn literal_block_mark(s: &str, b: usize, prev: char) -> Option<bool> {
+    let rest = s.as_bytes().get(b..)?;
+    let ends = rest.get(2).is_none_or(|c| c.is_ascii_whitespace());
+    (rest.starts_with(b"::") && ends && prev != ':')
+        .then_some(!(prev == '\0' || prev.is_whitespace()))
+}
+
+/// A reStructuredText hyperlink target at byte `b` of `s`: the `<url>`_ (or
+/// `<url>`__) that ends `` `link text <url>`_ ``; the reader sees the link
+/// text only. Returns the bytes to skip.
+pub fn rst_link_target(s: &str, b: usize) -> Option<usize> {
+    let rest = s.get(b..)?.strip_prefix('<')?;
+    let close = rest.get(..rest.len().min(500))?.find('>')?;
+    if close == 0 || rest[..close].chars().any(char::is_whitespace) {
+        return None;
+    }
+    let after = &rest[close + 1..];
+    let tail = if after.starts_with("`__") {
+        3
+    } else if after.starts_with("`_") {
+        2
+    } else {
+        return None;
+    };
+    Some(1 + close + 1 + tail)
+}
+
+/// Lightweight markup the reader does not see: a run of one to three `*`,
+/// `_` or `` ` `` (Markdown and reStructuredText emphasis, strong, code)
+/// that opens a word (after whitespace, an opening bracket or quote, or the
+/// start, and before a letter or digit) or closes one (after a letter,
+/// digit or closing punctuation, and before whitespace, punctuation or the
+/// end). `snake_case`, `5 * 3` and `2*3` are not markup. Returns the run's
+/// length in bytes (the chars are ASCII) when the run at byte `b` of `s`,
+/// after the char `prev`, is markup.
+pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let c = *bytes.get(b)?;
+    if !matches!(c, b'*' | b'_' | b'`') {
+        return None;
+    }
+    let mut e = b;
+    while e < bytes.len() && bytes[e] == c && e - b < 4 {
+        e += 1;
+    }
+    if e - b > 3 {
+        return None;
+    }
+    let next = s[e..].chars().next();
+    if c == b'`' {
+        // A code literal holds any text (``/proc/x``, ``--force``): it
+        // opens before any non-space char and closes after one, as
+        // reStructuredText and Markdown read it.
+        let before_open = prev == '\0'
+            || prev.is_whitespace()
+            || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
+        let opens = before_open && next.is_some_and(|n| !n.is_whitespace() && n != '`');
+        let closes = !prev.is_whitespace()
+            && !matches!(prev, '\0' | '`')
+            && next.is_none_or(|n| !n.is_alphanumeric() && n != '`');
+        return (opens || closes).then_some(e - b);
+    }
+    let before_open = prev == '\0'
+        || prev.is_whitespace()
+        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
+    let opens = before_open && next.is_some_and(char::is_alphanumeric);
+    let before_close = prev.is_alphanumeric()
+        || matches!(
+            prev,
+            '.' | ',' | ';' | ':' | '!' | '?' | ')' | '"' | '\'' | '\u{201D}' | '\u{2019}'
+        );
+    let closes = before_close && next.is_none_or(|n| !n.is_alphanumeric() && n != c as char);
+    if c == b'_' && (opens || closes) {
+        return underscore_emphasis(s, b, e, opens).then_some(e - b);
+    }
+    (opens || closes).then_some(e - b)
+}
+
+/// Is the run of underscores at bytes `b..e` of `s` (opening a word when
+/// `opens`, else closing one) emphasis? When the next underscore ahead (an
+/// opener) or behind (a closer), within 300 bytes, is a run of the same
+/// length that closes (or opens) a word in the same paragraph — and, for
+/// `__` and `___`, what they enclose is more than one word. A single `_`
+/// with no underscore within reach is emphasis too, so a slice that cuts
+/// an italic phrase reads as the whole text does. So `_The Orchestra_`
+/// and `__two words__` are emphasis, while `__init__`, `__slots__`,
+/// `snake_case_` and `obj.__len__()` keep their underscores: the reader
+/// sees them, and a quote that drops them names something else.
+fn underscore_emphasis(s: &str, b: usize, e: usize, opens: bool) -> bool {
+    let run = e - b;
+    let bytes = s.as_bytes();
+    let run_at = |k: usize| {
+        let (mut lo, mut hi) = (k, k);
+        while lo > 0 && bytes[lo - 1] == b'_' {
+            lo -= 1;
+        }
+        while hi < bytes.len() && bytes[hi] == b'_' {
+            hi += 1;
+        }
+        (lo, hi)
+    };
+    let inner = if opens {
+        let Some(k) = s[e..].bytes().take(300).position(|x| x == b'_') else {
+            return run == 1;
+        };
+        let (lo, hi) = run_at(e + k);
+        let before = s[..lo].chars().next_back().unwrap_or(' ');
+        let after = s[hi..].chars().next();
+        let closer =
+            hi - lo == run && !before.is_whitespace() && after.is_none_or(|n| !n.is_alphanumeric());
+        if !closer {
+            return false;
+        }
+        &s[e..lo]
+    } else {
+        let from = b.saturating_sub(300);
+        let Some(k) = s.as_bytes()[from..b].iter().rposition(|&x| x == b'_') else {
+            return run == 1;
+        };
+        let (lo, hi) = run_at(from + k);
+        let before = s[..lo].chars().next_back().unwrap_or('\0');
+        let after = s[hi..].chars().next();
+        let opener = hi - lo == run
+            && (before == '\0'
+                || before.is_whitespace()
+                || matches!(
+                    before,
+                    '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}'
+                ))
+            && after.is_some_and(char::is_alphanumeric);
+        if !opener {
+            return false;
+        }
+        &s[hi..b]
+    };
+    !inner.contains("\n\n") && (run == 1 || inner.contains(char::is_whitespace))
+}
