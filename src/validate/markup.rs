@@ -177,61 +177,32 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
 }
 
 /// Is the run of underscores at bytes `b..e` of `s` (opening a word when
-/// `opens`, else closing one) emphasis? When the next underscore ahead (an
-/// opener) or behind (a closer), within 300 bytes, is a run of the same
-/// length that closes (or opens) a word in the same paragraph — and, for
-/// `__` and `___`, what they enclose is more than one word. A single `_`
-/// with no underscore within reach is emphasis too, so a slice that cuts
-/// an italic phrase reads as the whole text does. So `_The Orchestra_`
-/// and `__two words__` are emphasis, while `__init__`, `__slots__`,
-/// `snake_case_` and `obj.__len__()` keep their underscores: the reader
-/// sees them, and a quote that drops them names something else.
+/// `opens`, else closing one) emphasis? Decided within the word that holds
+/// it (letters, digits, underscores), so a quote of whole words reads as
+/// the text around it does: `__init__` and `obj.__len__()` (a name wrapped
+/// in runs of the same length) and `snake_case_` (an underscore inside the
+/// name) keep their underscores — the reader sees them, and a quote that
+/// drops them names something else — while `_italic_`, `_two words_` and
+/// `__bold words__` are emphasis. (`_private` alone reads as emphasis too;
+/// in a code literal, ``` ``_private`` ```, it is a name.)
 fn underscore_emphasis(s: &str, b: usize, e: usize, opens: bool) -> bool {
-    let run = e - b;
     let bytes = s.as_bytes();
-    let run_at = |k: usize| {
-        let (mut lo, mut hi) = (k, k);
-        while lo > 0 && bytes[lo - 1] == b'_' {
-            lo -= 1;
-        }
-        while hi < bytes.len() && bytes[hi] == b'_' {
-            hi += 1;
-        }
-        (lo, hi)
-    };
-    let inner = if opens {
-        let Some(k) = s[e..].bytes().take(300).position(|x| x == b'_') else {
-            return run == 1;
-        };
-        let (lo, hi) = run_at(e + k);
-        let before = s[..lo].chars().next_back().unwrap_or(' ');
-        let after = s[hi..].chars().next();
-        let closer =
-            hi - lo == run && !before.is_whitespace() && after.is_none_or(|n| !n.is_alphanumeric());
-        if !closer {
-            return false;
-        }
-        &s[e..lo]
+    let word = |x: &&u8| x.is_ascii_alphanumeric() || **x == b'_' || **x >= 0x80;
+    let run = e - b;
+    // The rest of the word after an opening run, or its start before a
+    // closing one: the underscores at its far end and the name between.
+    let (far, name) = if opens {
+        let end = e + bytes[e..].iter().take_while(word).count();
+        let far = bytes[e..end]
+            .iter()
+            .rev()
+            .take_while(|&&x| x == b'_')
+            .count();
+        (far, &bytes[e..end - far])
     } else {
-        let from = b.saturating_sub(300);
-        let Some(k) = s.as_bytes()[from..b].iter().rposition(|&x| x == b'_') else {
-            return run == 1;
-        };
-        let (lo, hi) = run_at(from + k);
-        let before = s[..lo].chars().next_back().unwrap_or('\0');
-        let after = s[hi..].chars().next();
-        let opener = hi - lo == run
-            && (before == '\0'
-                || before.is_whitespace()
-                || matches!(
-                    before,
-                    '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}'
-                ))
-            && after.is_some_and(char::is_alphanumeric);
-        if !opener {
-            return false;
-        }
-        &s[hi..b]
+        let start = b - bytes[..b].iter().rev().take_while(word).count();
+        let far = bytes[start..b].iter().take_while(|&&x| x == b'_').count();
+        (far, &bytes[start + far..b])
     };
-    !inner.contains("\n\n") && (run == 1 || inner.contains(char::is_whitespace))
+    !(name.contains(&b'_') || (run >= 2 && far == run && !name.is_empty()))
 }

@@ -1288,7 +1288,7 @@ proptest! {
 fn names_keep_their_underscores_and_italics_do_not() {
     let src = "Define __init__ and __slots__ in the class; ``_private`` names and \
                obj.__len__() too. _The Modern Orchestra_ is italic, __very bold__ too, \
-               snake_case_ stays.";
+               snake_case_ stays. The TYPE_CHECKING constant is set.";
     let cs = one("u#0", "u", src);
     for (quote, copied) in [
         (
@@ -1296,7 +1296,7 @@ fn names_keep_their_underscores_and_italics_do_not() {
             "Define __init__ and __slots__ in the class",
         ),
         (
-            "_private names and obj.__len__() too.",
+            "``_private`` names and obj.__len__() too.",
             "_private names and obj.__len__() too.",
         ),
         (
@@ -1313,6 +1313,9 @@ fn names_keep_their_underscores_and_italics_do_not() {
         "Define init and slots in the class",
         "Define __init and __slots in the class",
         "private names and obj.len() too.",
+        // A name in a code literal: its underscore is part of it.
+        "private names and obj.__len__() too.",
+        "CHECKING constant is set",
         "very bold too, snake_case stays.",
     ] {
         let v = validate(quote, "u", &cs, &cfg());
@@ -1324,13 +1327,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// Random words as plain words, italics (`_w_`), dunders (`__w__`), names
-    /// in code literals and method calls: the words the reader sees of any
-    /// window validate and copy as seen; the same window with one name's
-    /// underscores dropped never validates.
+    /// in code literals, method calls and snake-case names (`TYPE_w`): the
+    /// words the reader sees of any window validate and copy as seen; the
+    /// same window with one name's underscores dropped, or begun inside a
+    /// name ("w" of "TYPE_w"), never validates.
     #[test]
     fn underscores_of_names_are_never_dropped(
         words in proptest::collection::vec(0usize..8, 6..24),
-        marks in proptest::collection::vec(0usize..5, 24),
+        marks in proptest::collection::vec(0usize..6, 24),
         from in 0usize..6, len in 4usize..10,
     ) {
         const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
@@ -1344,10 +1348,11 @@ proptest! {
                 2 => (dunder.clone(), dunder),
                 3 => (format!("``__{w}__``"), dunder),
                 4 => (format!("obj.__{w}__()"), format!("obj.__{w}__()")),
+                5 => (format!("TYPE_{w}"), format!("TYPE_{w}")),
                 _ => (w.to_string(), w.to_string()),
             };
             src.push(raw);
-            let bare = seen.contains("__").then(|| seen.replace("__", ""));
+            let bare = seen.contains('_').then(|| seen.replace("__", "").replace("TYPE_", ""));
             shown.push((seen, bare));
         }
         let text = src.join(" ");

@@ -6,8 +6,10 @@
 //! word: two word chars (letters, digits, combining marks), or a word char
 //! and a joiner that links it to the next word char — an apostrophe or a
 //! hyphen between word chars ("can't", "non-violent"), a comma or full stop
-//! between digits ("12,000", "10.5"), a soft hyphen.
+//! between digits ("12,000", "10.5"), a soft hyphen; and an underscore
+//! of a name, not emphasis ("TYPE_CHECKING", "__init__").
 
+use super::markup;
 use crate::text::byte_offset;
 use unicode_normalization::char::is_combining_mark;
 
@@ -26,6 +28,20 @@ fn joins(l: char, j: char, r: char) -> bool {
     }
 }
 
+/// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
+/// `__init__`, `_private` in a code literal) rather than emphasis markup
+/// (`_italic_`)? Read as validation's normalization reads it
+/// ([`markup::markup_run`] on the run that holds it).
+fn name_underscore(s: &str, b: usize) -> bool {
+    let start = b - s.as_bytes()[..b]
+        .iter()
+        .rev()
+        .take_while(|&&x| x == b'_')
+        .count();
+    let prev = s[..start].chars().next_back().unwrap_or('\0');
+    markup::markup_run(s, start, prev).is_none()
+}
+
 /// Is char position `p` of `s` inside a word (see the module docs)?
 /// Positions 0 and the end are not.
 pub fn inside_word(s: &str, p: usize) -> bool {
@@ -36,6 +52,13 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         return false;
     };
     if word_char(a) && word_char(c) {
+        return true;
+    }
+    // An underscore of a name is part of it: "CHECKING" is not a quote of
+    // "TYPE_CHECKING", nor "slots" of "__slots__".
+    let name_a = word_char(a) || (a == '_' && name_underscore(s, b - 1));
+    let name_c = word_char(c) || (c == '_' && name_underscore(s, b));
+    if name_a && name_c && (a == '_' || c == '_') {
         return true;
     }
     if word_char(a) && after.next().is_some_and(|d| joins(a, c, d)) {
