@@ -183,8 +183,8 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
 /// in runs of the same length) and `snake_case_` (an underscore inside the
 /// name) keep their underscores — the reader sees them, and a quote that
 /// drops them names something else — while `_italic_`, `_two words_` and
-/// `__bold words__` are emphasis. (`_private` alone reads as emphasis too;
-/// in a code literal, ``` ``_private`` ```, it is a name.)
+/// `__bold words__` are emphasis. (`_private` reads as emphasis too: within
+/// its word it cannot be told from the start of `_two words_`.)
 fn underscore_emphasis(s: &str, b: usize, e: usize, opens: bool) -> bool {
     let bytes = s.as_bytes();
     let word = |x: &&u8| x.is_ascii_alphanumeric() || **x == b'_' || **x >= 0x80;

@@ -37,8 +37,7 @@
 //!    strong and code markers (`*`, `_`, `` ` `` runs that open or close a
 //!    word; [`markup::markup_run`]), so "was *not* paid" reads "was not
 //!    paid"; `snake_case` and `5 * 3` keep theirs, and so do names
-//!    (`__init__`, `obj.__len__()`, `snake_case_`) and what a code literal
-//!    holds (``` ``_private`` ```). A Markdown link reads as
+//!    (`__init__`, `obj.__len__()`, `snake_case_`). A Markdown link reads as
 //!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
 //!    ([`markup::link_markup`]). reStructuredText reads as docutils
 //!    renders it: a role as its text, `:pep:`/`:rfc:` as "PEP 8", "RFC
@@ -311,8 +310,6 @@ pub fn reader_text(s: &str) -> String {
         }
         if let Some(n) = markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b)) {
             skip = s[b..b + n].chars().count() - 1;
-            // Inside a code literal nothing is markup: "``_private``".
-            prev = if c == '`' { c } else { prev };
             // A hyphen ends a word across a line only when a letter comes
             // straight after the break, as validation reads it: "light-\n
             // *house*" stays "light- house".

@@ -345,10 +345,6 @@ pub fn normalize(s: &str) -> Normalized {
         // Emphasis and code markers, link brackets and targets: not text.
         if let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b)) {
             let n_chars = s[b..b + n].chars().count();
-            // Inside a code literal nothing is markup: "``_private``".
-            if x == b'`' {
-                prev = '`';
-            }
             b += n;
             i += n_chars;
             continue;

