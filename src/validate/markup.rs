@@ -147,22 +147,19 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
         return None;
     }
     let next = s[e..].chars().next();
+    let before_open = prev == '\0'
+        || prev.is_whitespace()
+        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
     if c == b'`' {
         // A code literal holds any text (``/proc/x``, ``--force``): it
         // opens before any non-space char and closes after one, as
         // reStructuredText and Markdown read it.
-        let before_open = prev == '\0'
-            || prev.is_whitespace()
-            || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
         let opens = before_open && next.is_some_and(|n| !n.is_whitespace() && n != '`');
         let closes = !prev.is_whitespace()
             && !matches!(prev, '\0' | '`')
             && next.is_none_or(|n| !n.is_alphanumeric() && n != '`');
         return (opens || closes).then_some(e - b);
     }
-    let before_open = prev == '\0'
-        || prev.is_whitespace()
-        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
     let opens = before_open && next.is_some_and(char::is_alphanumeric);
     let before_close = prev.is_alphanumeric()
         || matches!(

@@ -29,8 +29,8 @@ fn joins(l: char, j: char, r: char) -> bool {
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
-/// `__init__`) rather than emphasis markup
-/// (`_italic_`)? Read as validation's normalization reads it
+/// `__init__`) rather than emphasis markup (`_italic_`)? Read as
+/// validation's normalization reads it
 /// ([`markup::markup_run`] on the run that holds it).
 fn name_underscore(s: &str, b: usize) -> bool {
     let start = b - s.as_bytes()[..b]
@@ -59,8 +59,7 @@ pub fn inside_word(s: &str, p: usize) -> bool {
     // An underscore of a name is part of it: "CHECKING" is not a quote of
     // "TYPE_CHECKING", nor "slots" of "__slots__".
     let name_a = word_char(a) || (a == '_' && name_underscore(s, b - 1));
-    let name_c = word_char(c) || (c == '_' && name_underscore(s, b));
-    if name_a && name_c && (a == '_' || c == '_') {
+    if name_a && (word_char(c) || (c == '_' && name_underscore(s, b))) {
         return true;
     }
     if word_char(a) && after.next().is_some_and(|d| joins(a, c, d)) {
