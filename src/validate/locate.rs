@@ -4,6 +4,20 @@
 
 use super::{Normalized, Validator, char_offset, normalize, slice_chars, words};
 
+/// For each chunk, the one that directly follows it in its document: same
+/// source, its start at most `gap` chars after this one's end. `spans` are
+/// the chunks' (source id, document char start, document char end).
+pub fn adjacency(spans: &[(&str, usize, usize)], gap: usize) -> Vec<Option<usize>> {
+    spans
+        .iter()
+        .map(|&(src, _, end)| {
+            spans
+                .iter()
+                .position(|&(s2, start2, _)| s2 == src && start2 >= end && start2 - end <= gap)
+        })
+        .collect()
+}
+
 /// Where a piece was found: chunk index, original char range, normalized
 /// char range.
 #[derive(Debug, Clone, Copy)]

@@ -167,10 +167,38 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
             '.' | ',' | ';' | ':' | '!' | '?' | ')' | '"' | '\'' | '\u{201D}' | '\u{2019}'
         );
     let closes = before_close && next.is_none_or(|n| !n.is_alphanumeric() && n != c as char);
+    if (opens || closes) && in_code_literal(bytes, b, e) {
+        return None;
+    }
     if c == b'_' && (opens || closes) {
         return underscore_emphasis(s, b, e, opens).then_some(e - b);
     }
     (opens || closes).then_some(e - b)
+}
+
+/// Is the run at bytes `b..e` in a word of a code literal? Inside
+/// ``` ``*args`` ```, `` `f(*args, **kwargs)` `` or ``` ``_private`` ```
+/// a star or an underscore is a char the reader sees, not emphasis. Decided
+/// within the whitespace-delimited token that holds the run (a token that
+/// opens or closes a code literal: a backtick at its start, after opening
+/// brackets and quotes, or at its end, before closing punctuation), so a
+/// slice of whole words reads as the text around it does. A word inside a
+/// literal of three or more words is not seen (`` `a *b* c` ``).
+fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
+    let token = |x: &&u8| !x.is_ascii_whitespace();
+    let start = b - bytes[..b].iter().rev().take(200).take_while(token).count();
+    let end = e + bytes[e..].iter().take(200).take_while(token).count();
+    let tok = &bytes[start..end];
+    let head = tok
+        .iter()
+        .find(|&&x| !matches!(x, b'(' | b'[' | b'{' | b'"' | b'\''));
+    let tail = tok.iter().rev().find(|&&x| {
+        !matches!(
+            x,
+            b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' | b']' | b'}' | b'"' | b'\''
+        )
+    });
+    head == Some(&b'`') || tail == Some(&b'`')
 }
 
 /// Is the run of underscores at bytes `b..e` of `s` (opening a word when

@@ -97,6 +97,7 @@ pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize};
 use crate::extract::Span;
 use crate::text::{char_offset, slice_chars};
 use locate::Hit;
+pub use locate::adjacency;
 use parts::{Parts, across_boundary, non_contiguous, parts};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
@@ -352,20 +353,6 @@ pub struct Validator<'a, 'c> {
     next: Vec<Option<usize>>,
 }
 
-/// For each chunk, the one that directly follows it in its document: same
-/// source, its start at most `gap` chars after this one's end. `spans` are
-/// the chunks' (source id, document char start, document char end).
-pub fn adjacency(spans: &[(&str, usize, usize)], gap: usize) -> Vec<Option<usize>> {
-    spans
-        .iter()
-        .map(|&(src, _, end)| {
-            spans
-                .iter()
-                .position(|&(s2, start2, _)| s2 == src && start2 >= end && start2 - end <= gap)
-        })
-        .collect()
-}
-
 fn word_count(s: &str) -> usize {
     s.unicode_words().count()
 }
@@ -434,6 +421,15 @@ fn validate_in(
         );
     }
     let needle = normalize(content);
+    // The quote read as literal text first, when that differs: "*args" or
+    // "_private" copied from a code literal is what the page shows, and
+    // read as emphasis it would name something else.
+    let literal = normalize::normalize_literal(content);
+    let needles: Vec<&Normalized> = if literal.text == needle.text {
+        vec![&needle]
+    } else {
+        vec![&literal, &needle]
+    };
     let cited: Vec<usize> = (0..chunks.len())
         .filter(|&i| chunks[i].source_id == cited_source_id)
         .collect();
@@ -468,8 +464,11 @@ fn validate_in(
             .located(chunks, &[h]);
         }
     }
-    for &i in &cited {
-        if let Some(h) = corpus.normalized(i, &needle, 0) {
+    for (&i, n) in needles
+        .iter()
+        .flat_map(|n| cited.iter().map(move |i| (i, n)))
+    {
+        if let Some(h) = corpus.normalized(i, n, 0) {
             return Validation::new(
                 Verdict::Normalized,
                 1.0,
@@ -515,8 +514,11 @@ fn validate_in(
         .located(chunks, &hits);
     }
     // 4. Somewhere else.
-    for &i in &others {
-        if let Some((h, exact)) = corpus.exact_or_normalized(i, content, &needle) {
+    for (&i, n) in needles
+        .iter()
+        .flat_map(|n| others.iter().map(move |i| (i, n)))
+    {
+        if let Some((h, exact)) = corpus.exact_or_normalized(i, content, n) {
             let how = if exact {
                 "exact words"
             } else {

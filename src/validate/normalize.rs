@@ -204,6 +204,17 @@ fn char_at(s: &str, b: usize) -> char {
 
 /// Normalize `s` (see the module docs) keeping the char map.
 pub fn normalize(s: &str) -> Normalized {
+    normalize_with(s, true)
+}
+
+/// `s` normalized as literal text: every markup char is a char ("*args",
+/// "_private", backticks). A quote is read this way too, as the reader's
+/// own words: a copied "*args collects…" is what the page shows.
+pub fn normalize_literal(s: &str) -> Normalized {
+    normalize_with(s, false)
+}
+
+fn normalize_with(s: &str, markup: bool) -> Normalized {
     let bytes = s.as_bytes();
     let len = bytes.len();
     let mut out = Out {
@@ -224,7 +235,8 @@ pub fn normalize(s: &str) -> Normalized {
         let x = bytes[b];
         // reStructuredText: a role reads as what docutils shows ("PEP 8"),
         // a link's `<target>`_ not at all. The markup is ASCII.
-        if x == b':'
+        if markup
+            && x == b':'
             && let Some((n, shown)) = rst_role(s, b, prev)
         {
             for c in shown.chars() {
@@ -239,7 +251,8 @@ pub fn normalize(s: &str) -> Normalized {
             prev = ' ';
             continue;
         }
-        if x == b'<'
+        if markup
+            && x == b'<'
             && let Some(n) = rst_link_target(s, b)
         {
             let n_chars = s[b..b + n].chars().count();
@@ -254,7 +267,8 @@ pub fn normalize(s: &str) -> Normalized {
         }
         // A paragraph's closing "::" (it introduces a literal block) reads
         // as ":" after a word and not at all after a space.
-        if x == b':'
+        if markup
+            && x == b':'
             && let Some(shown) = literal_block_mark(s, b, prev)
         {
             if shown {
@@ -343,7 +357,7 @@ pub fn normalize(s: &str) -> Normalized {
             continue;
         }
         // Emphasis and code markers, link brackets and targets: not text.
-        if let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b)) {
+        if markup && let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b)) {
             let n_chars = s[b..b + n].chars().count();
             b += n;
             i += n_chars;

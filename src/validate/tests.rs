@@ -1297,11 +1297,11 @@ fn names_keep_their_underscores_and_italics_do_not() {
         ),
         (
             "``_private`` names and obj.__len__() too.",
-            "private names and obj.__len__() too.",
+            "_private names and obj.__len__() too.",
         ),
         (
-            "private names and obj.__len__() too.",
-            "private names and obj.__len__() too.",
+            "_private names and obj.__len__() too.",
+            "_private names and obj.__len__() too.",
         ),
         (
             "The Modern Orchestra is italic, very bold too, snake_case_ stays.",
@@ -1317,6 +1317,7 @@ fn names_keep_their_underscores_and_italics_do_not() {
         "Define init and slots in the class",
         "Define __init and __slots in the class",
         "private names and obj.len() too.",
+        "private names and obj.__len__() too.",
         "CHECKING constant is set",
         "very bold too, snake_case stays.",
     ] {
@@ -1371,6 +1372,99 @@ proptest! {
             let bare = shown[from + at].1.clone().unwrap();
             other[at] = &bare;
             let v = validate(&other.join(" "), "u", &cs, &cfg());
+            prop_assert_ne!(v.status, Status::Validated, "{} in {}", other.join(" "), text);
+        }
+    }
+}
+
+/// In a code literal a star or an underscore is a char the reader sees:
+/// ``` ``*args`` ``` reads "*args", and a quote of it copies "*args", whether
+/// it was given with the backticks or as the page shows it; emphasis
+/// outside literals is still markup.
+#[test]
+fn code_literals_keep_their_stars_and_underscores() {
+    let src = "In a signature, ``*args`` collects positional arguments and ``**kwargs``\n\
+               collects *keyword* arguments, so `f(*args, **kwargs)` forwards everything; \
+               ``_cache`` is private.";
+    let cs = one("c#0", "c", src);
+    for (quote, copied) in [
+        (
+            "``*args`` collects positional arguments",
+            "*args collects positional arguments",
+        ),
+        (
+            "*args collects positional arguments and **kwargs collects keyword arguments",
+            "*args collects positional arguments and **kwargs collects keyword arguments",
+        ),
+        (
+            "so f(*args, **kwargs) forwards everything; _cache is private.",
+            "so f(*args, **kwargs) forwards everything; _cache is private.",
+        ),
+        (
+            "so `f(*args, **kwargs)` forwards everything",
+            "so f(*args, **kwargs) forwards everything",
+        ),
+    ] {
+        let v = validate(quote, "c", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+        assert_eq!(v.copy_text.as_deref(), Some(copied), "{quote}");
+        // The copy is a quote of the source too.
+        let again = validate(copied, "c", &cs, &cfg());
+        assert_eq!(again.copy_text.as_deref(), Some(copied), "{copied}");
+    }
+    for quote in [
+        "forwards everything; cache is private",
+        "*keyword* arguments, so f(args",
+    ] {
+        let v = validate(quote, "c", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{quote}: {v:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random words as plain words, emphasis and code literals holding
+    /// stars and underscores: the words the reader sees of any window
+    /// validate and copy exactly as seen, given as seen or as written; a
+    /// window with a literal's underscore dropped never validates.
+    #[test]
+    fn code_literals_read_as_shown(
+        words in proptest::collection::vec(0usize..8, 6..24),
+        marks in proptest::collection::vec(0usize..7, 24),
+        from in 0usize..6, len in 4usize..10,
+    ) {
+        const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
+        // (written, seen, seen without the literal's underscore)
+        let mut shown: Vec<(String, String, Option<String>)> = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let w = W[*w];
+            shown.push(match marks[k] {
+                1 => (format!("*{w}*"), w.to_string(), None),
+                2 => (format!("``*{w}``"), format!("*{w}"), None),
+                3 => (format!("`**{w}`"), format!("**{w}"), None),
+                4 => (format!("``_{w}``"), format!("_{w}"), Some(w.to_string())),
+                5 => (format!("`f(*{w})`,"), format!("f(*{w}),"), None),
+                6 => (format!("``{w}_``"), format!("{w}_"), Some(w.to_string())),
+                _ => (w.to_string(), w.to_string(), None),
+            });
+        }
+        let text = shown.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(" ");
+        let cs = [ChunkRef { id: "c#0", source_id: "c", text: &text }];
+        let end = (from + len).min(shown.len());
+        prop_assume!(end >= from + 4);
+        let window = &shown[from..end];
+        let seen = window.iter().map(|s| s.1.as_str()).collect::<Vec<_>>().join(" ");
+        let written = window.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(" ");
+        for quote in [&seen, &written] {
+            let v = validate(quote, "c", &cs, &cfg());
+            prop_assert_eq!(v.status, Status::Validated, "{} in {}", quote, text);
+            prop_assert_eq!(v.copy_text.as_deref(), Some(seen.as_str()), "{} in {}", quote, text);
+        }
+        if let Some(at) = window.iter().position(|s| s.2.is_some()) {
+            let mut other: Vec<&str> = window.iter().map(|s| s.1.as_str()).collect();
+            other[at] = window[at].2.as_deref().unwrap();
+            let v = validate(&other.join(" "), "c", &cs, &cfg());
             prop_assert_ne!(v.status, Status::Validated, "{} in {}", other.join(" "), text);
         }
     }
