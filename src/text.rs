@@ -201,6 +201,30 @@ pub fn sanitize_for_terminal(s: &str, keep_lines: bool) -> String {
         .collect()
 }
 
+/// Runs of whitespace as one space, trimmed. A no-break, narrow no-break,
+/// figure or thin space between digits stays: it groups thousands ("12 000"
+/// is one number, not "12" and "000").
+pub fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending = false;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let groups = matches!(c, '\u{00A0}' | '\u{2007}' | '\u{2009}' | '\u{202F}')
+            && !pending
+            && out.ends_with(|d: char| d.is_ascii_digit())
+            && chars.peek().is_some_and(char::is_ascii_digit);
+        if c.is_whitespace() && !groups {
+            pending = !out.is_empty();
+            continue;
+        }
+        if std::mem::take(&mut pending) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

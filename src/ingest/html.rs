@@ -9,6 +9,8 @@ const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
     "select", "form", "footer",
 ];
+/// Skipped elements the page shows: their place is marked.
+const SHOWN: &[&str] = &["svg", "iframe", "object", "button", "select"];
 const BLOCK: &[&str] = &[
     "p",
     "div",
@@ -87,7 +89,22 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                if SKIP.contains(&name) {
+                if SKIP.contains(&name) || hidden(el) {
+                    // Shown, but not read as text (a button, a drawing):
+                    // an object mark stands in its place, so that the words
+                    // either side never read as one passage ("is
+                    // <button>not</button> recommended" is not "is
+                    // recommended").
+                    if SHOWN.contains(&name) && !buf.trim().is_empty() {
+                        buf.push_str(" \u{FFFC} ");
+                    }
+                    continue;
+                }
+                if let Some(shifted) = (matches!(name, "sup" | "sub"))
+                    .then(|| shift(&collect_text(child), name == "sup"))
+                    .flatten()
+                {
+                    buf.push_str(&shifted);
                     continue;
                 }
                 if let Some(level) = heading_level(name) {
@@ -144,6 +161,37 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
     out
 }
 
+/// An element the page does not show: `hidden`, or styled `display:
+/// none` or `visibility: hidden`.
+fn hidden(el: &scraper::node::Element) -> bool {
+    let style = el.attr("style").unwrap_or("").to_ascii_lowercase();
+    let style: String = style.chars().filter(|c| !c.is_whitespace()).collect();
+    el.attr("hidden").is_some()
+        || style.contains("display:none")
+        || style.contains("visibility:hidden")
+}
+
+/// Superscript or subscript text as the reader sees it, in the Unicode
+/// superscript or subscript digits and signs ("10<sup>6</sup>" is "10⁶",
+/// not 106; "H<sub>2</sub>O" is "H₂O"), when every char has one.
+fn shift(text: &str, sup: bool) -> Option<String> {
+    const SUP: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾";
+    const SUB: &str = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎";
+    let t = text.trim();
+    (!t.is_empty())
+        .then(|| {
+            t.chars()
+                .map(|c| {
+                    let k = "0123456789+-=()"
+                        .find(c.to_ascii_lowercase())
+                        .or_else(|| (c == '\u{2212}').then_some(11))?;
+                    (if sup { SUP } else { SUB }).chars().nth(k)
+                })
+                .collect()
+        })
+        .flatten()
+}
+
 fn heading_level(name: &str) -> Option<u8> {
     match name {
         "h1" => Some(1),
@@ -184,6 +232,28 @@ mod tests {
             &ex.text[..ex.text.len().min(200)]
         );
         assert!(ex.text.contains("deep text here"));
+    }
+
+    /// Superscripts and subscripts read as the page shows them, text the
+    /// page hides is not read, and a button or a drawing in a sentence
+    /// leaves a mark, so the words either side never join into a quote.
+    #[test]
+    fn shifted_hidden_and_unread_elements_read_as_the_page_shows() {
+        let ex = extract(
+            "<p>A culture of 10<sup>6</sup> cells drank H<sub>2</sub>O, 10<sup>-4</sup>, \
+             19<sup>th</sup> century<sup><a href=\"#f\">1</a></sup>.</p>\
+             <p>Keepers were <span hidden>not</span> paid; the lamp <span \
+             style=\"display: none\">never</span> burned.</p>\
+             <p>The vaccine is <button>not</button> recommended.</p>\
+             <p>It cost 12&#8239;000 francs and 3&nbsp;500 books, for&nbsp;all.</p>",
+        );
+        assert_eq!(
+            ex.text,
+            "A culture of 10⁶ cells drank H₂O, 10⁻⁴, 19th century¹.\n\n\
+             Keepers were paid; the lamp burned.\n\n\
+             The vaccine is \u{FFFC} recommended.\n\n\
+             It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
+        );
     }
 
     /// Inline elements add no space: punctuation stays on its word and a

@@ -412,9 +412,7 @@ pub(crate) fn xml_attr(e: &quick_xml::events::BytesStart<'_>, local: &[u8]) -> O
 }
 
 /// Collapse runs of whitespace to single spaces and trim.
-pub(crate) fn collapse_ws(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+pub(crate) use crate::text::collapse_ws;
 
 #[cfg(test)]
 mod tests {

@@ -42,7 +42,10 @@ const ZWJ: char = '\u{200D}';
 
 /// Chars that are dropped before anything else looks at the text.
 fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
+    )
 }
 
 pub use crate::text::is_line_hyphen;
@@ -160,18 +163,26 @@ impl Out {
 
 /// After a hyphen at byte `from` of `s` (the hyphen excluded): whitespace
 /// containing a line break, then a letter? Returns (byte, chars) skipped.
+/// A line break only: a blank line between (the end of a paragraph, a
+/// table cell, a list item) ends the word, "re-" and "sign" stay apart.
 fn line_hyphen_tail(s: &str, from: usize) -> Option<(usize, usize)> {
-    let mut saw_break = false;
+    let (mut breaks, mut last) = (0, '\0');
     let mut n = 0;
     for (b, c) in s[from..].char_indices() {
         if c.is_whitespace() {
-            saw_break |= is_line_break(c);
+            breaks += usize::from(new_line(last, c));
+            last = c;
             n += 1;
         } else {
-            return (saw_break && c.is_alphabetic()).then_some((b, n));
+            return (breaks == 1 && c.is_alphabetic()).then_some((b, n));
         }
     }
     None
+}
+
+/// Does `c`, after `last`, start a new line? A CR LF pair is one.
+pub fn new_line(last: char, c: char) -> bool {
+    is_line_break(c) && !(c == '\n' && last == '\r')
 }
 
 /// ASCII, not whitespace, not a hyphen, not an emphasis marker, not the

@@ -1469,3 +1469,94 @@ proptest! {
         }
     }
 }
+
+/// Words joined by what the reader reads as part of them (source, what the
+/// page shows, its head and its tail as a cut quote would give them).
+const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
+    ("can\u{200B}not", "cannot", Some("can"), Some("not")),
+    ("can\u{2060}not", "cannot", Some("can"), Some("not")),
+    ("18–65", "18–65", Some("18"), Some("65")),
+    (
+        "Franco–Prussian",
+        "Franco–Prussian",
+        Some("Franco"),
+        Some("Prussian"),
+    ),
+    ("non‒violent", "non‒violent", Some("non"), Some("violent")),
+    ("can‘t", "can‘t", Some("can"), None),
+    ("can′t", "can′t", Some("can"), None),
+    ("can＇t", "can＇t", Some("can"), None),
+    ("12/05/1811", "12/05/1811", Some("12/05"), Some("05/1811")),
+    ("1:1000", "1:1000", Some("1"), Some("1000")),
+    ("3×4", "3×4", Some("3"), Some("4")),
+    ("10^6", "10^6", Some("10"), Some("6")),
+    ("12\u{202F}000", "12\u{202F}000", Some("12"), Some("000")),
+    ("3\u{00A0}500", "3\u{00A0}500", Some("3"), Some("500")),
+    ("10⁻⁶", "10⁻⁶", Some("10"), Some("⁶")),
+    ("*can*'t", "can't", Some("can"), None),
+    (
+        "[im](https://x.org/i)possible",
+        "impossible",
+        Some("im"),
+        Some("possible"),
+    ),
+    ("−40", "−40", None, Some("40")),
+    ("-500", "-500", None, Some("500")),
+    (".5", ".5", None, Some("5")),
+    ("keeper", "keeper", None, None),
+    ("light", "light", None, None),
+    ("rock", "rock", None, None),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Words joined by invisible chars, dashes of ranges, other apostrophes,
+    /// number separators, exponents, signs and Markdown markup: a quote of
+    /// whole words validates; one that keeps only the head of its last word
+    /// or the tail of its first never does ("can" of "can\u{200B}not", "65"
+    /// of "18–65", "40" of "−40", "can" of "*can*'t").
+    #[test]
+    fn joined_words_are_never_cut(
+        words in proptest::collection::vec(0usize..JOINED.len(), 4..16),
+        from in 0usize..4, len in 3usize..8,
+    ) {
+        let text = words.iter().map(|&w| JOINED[w].0).collect::<Vec<_>>().join(" ");
+        let cs = [ChunkRef { id: "j#0", source_id: "j", text: &text }];
+        let cfg = ValidateConfig { min_words: 1, ..cfg() };
+        let end = (from + len).min(words.len());
+        prop_assume!(end > from + 1);
+        let window: Vec<&str> = words[from..end].iter().map(|&w| JOINED[w].1).collect();
+        let v = validate(&window.join(" "), "j", &cs, &cfg);
+        prop_assert_eq!(v.status, Status::Validated, "{:?} in {:?}", window, text);
+        if let Some(head) = JOINED[words[end - 1]].2 {
+            let mut cut = window.clone();
+            *cut.last_mut().unwrap() = head;
+            let v = validate(&cut.join(" "), "j", &cs, &cfg);
+            prop_assert_ne!(v.status, Status::Validated, "{:?} in {:?}", cut, text);
+        }
+        if let Some(tail) = JOINED[words[from]].3 {
+            let mut cut = window.clone();
+            cut[0] = tail;
+            let v = validate(&cut.join(" "), "j", &cs, &cfg);
+            prop_assert_ne!(v.status, Status::Validated, "{:?} in {:?}", cut, text);
+        }
+    }
+}
+
+/// A line-end hyphen joins a word only across one line break and after a
+/// letter, in validation and in the copy alike: "10-\nfold" keeps its
+/// hyphen, and "re-" at the end of a paragraph is not "resign".
+#[test]
+fn a_hyphen_joins_across_one_line_break_after_a_letter() {
+    assert_eq!(reader_text("a 10-\nfold rise"), "a 10- fold rise");
+    assert_eq!(reader_text("light-\r\nhouse"), "lighthouse");
+    assert_eq!(reader_text("will re-\n\nsign it"), "will re- sign it");
+    let src = "The players will re-\n\nsign their contracts. A 10-\nfold rise.";
+    let cs = one("h#0", "h", src);
+    let v = validate("The players will resign their contracts", "h", &cs, &cfg());
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+    let v = validate("A 10- fold rise.", "h", &cs, &cfg());
+    assert_eq!(v.status, Status::Validated, "{v:?}");
+    assert_eq!(v.copy_text.as_deref(), Some("A 10- fold rise."));
+}

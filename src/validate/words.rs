@@ -20,12 +20,32 @@ fn word_char(c: char) -> bool {
 /// Does `j` join `l` and `r` into one word?
 fn joins(l: char, j: char, r: char) -> bool {
     match j {
-        ',' | '.' => l.is_numeric() && r.is_numeric(),
-        '\'' | '\u{2019}' | '-' | '\u{2010}' | '\u{2011}' | '\u{00AD}' => {
-            word_char(l) && word_char(r)
-        }
+        // Between digits: "12,000", "10.5", "1·5", "12/05/1811", "1:1000",
+        // "3×4", "10^6", and thousands grouped by a thin or no-break space.
+        ',' | '.' | '\u{00B7}' | '/' | '\u{2044}' | ':' | '\u{00D7}' | '^' | '\u{2009}'
+        | '\u{202F}' | '\u{00A0}' => l.is_numeric() && r.is_numeric(),
+        // Apostrophes, as normalization folds them ("can't", "can‘t"), and
+        // hyphens and the dashes of ranges and compounds ("18–65",
+        // "Franco–Prussian"), not the sentence dash.
+        '\'' | '\u{2019}' | '\u{2018}' | '\u{2032}' | '\u{00B4}' | '`' | '\u{FF07}' | '-'
+        | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2212}' | '\u{FE63}'
+        | '\u{FF0D}' | '\u{00AD}' => word_char(l) && word_char(r),
+        // A superscript sign in an exponent ("10⁻⁶").
+        '\u{207A}' | '\u{207B}' | '\u{208A}' | '\u{208B}' => word_char(l) && r.is_numeric(),
         _ => false,
     }
+}
+
+/// A sign or a decimal point that belongs to the number after it: "−40",
+/// "-500", ".5" (not after a word char: "COVID-19" and "10.5" are joins).
+fn signs(c: char) -> bool {
+    matches!(c, '-' | '\u{2212}' | '+' | '.' | '\u{00B1}')
+}
+
+/// Chars the reader does not see, which normalization drops: they neither
+/// end a word nor join one ("can\u{200B}not" reads "cannot").
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
@@ -44,28 +64,105 @@ fn name_underscore(s: &str, b: usize) -> bool {
     markup::markup_run(s, start, prev).is_none()
 }
 
+/// The visible chars of `s` before byte `b`, nearest first: invisible
+/// chars and markup (emphasis and code markers, a Markdown link's `[` and
+/// `](target)`) are read past, as normalization reads them ("*can*'t" is
+/// "can't", "[im](url)possible" is "impossible").
+fn before(s: &str, mut b: usize) -> impl Iterator<Item = char> + '_ {
+    std::iter::from_fn(move || {
+        loop {
+            let c = s[..b].chars().next_back()?;
+            let at = b - c.len_utf8();
+            if invisible(c) {
+                b = at;
+                continue;
+            }
+            if let Some(start) = markup_ending_at(s, b) {
+                b = start;
+                continue;
+            }
+            b = at;
+            return Some(c);
+        }
+    })
+}
+
+/// The visible chars of `s` from byte `b` on (see [`before`]).
+fn after(s: &str, mut b: usize) -> impl Iterator<Item = char> + '_ {
+    std::iter::from_fn(move || {
+        loop {
+            let c = s[b..].chars().next()?;
+            let prev = before(s, b).next().unwrap_or('\0');
+            if invisible(c) {
+                b += c.len_utf8();
+            } else if let Some(n) = markup_at(s, b, prev) {
+                b += n;
+            } else {
+                b += c.len_utf8();
+                return Some(c);
+            }
+        }
+    })
+}
+
+/// Markup at byte `b` (after the visible char `prev`): its length.
+fn markup_at(s: &str, b: usize, prev: char) -> Option<usize> {
+    markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b))
+}
+
+/// The start of markup that ends right at byte `b`: a run of `*`, `_` or
+/// `` ` ``, a link's `[` or its `](target)`.
+fn markup_ending_at(s: &str, b: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let last = *bytes[..b].last()?;
+    let start = if matches!(last, b'*' | b'_' | b'`') {
+        b - bytes[..b].iter().rev().take_while(|&&x| x == last).count()
+    } else if last == b'[' {
+        b - 1
+    } else if last == b')' {
+        let from = b.saturating_sub(600);
+        let from = (from..b).find(|&k| s.is_char_boundary(k))?;
+        from + s[from..b].rfind("](")?
+    } else {
+        return None;
+    };
+    let prev = s[..start]
+        .trim_end_matches(['`', '*', '_'])
+        .chars()
+        .next_back()
+        .unwrap_or('\0');
+    (markup_at(s, start, prev)? == b - start).then_some(start)
+}
+
 /// Is char position `p` of `s` inside a word (see the module docs)?
 /// Positions 0 and the end are not.
 pub fn inside_word(s: &str, p: usize) -> bool {
     let b = byte_offset(s, p);
-    let mut before = s[..b].chars().rev();
-    let mut after = s[b..].chars();
-    let (Some(a), Some(c)) = (before.next(), after.next()) else {
+    // An underscore of a name is part of it: "CHECKING" is not a quote of
+    // "TYPE_CHECKING", nor "slots" of "__slots__".
+    let raw_a = s[..b].chars().next_back();
+    let raw_c = s[b..].chars().next();
+    if let (Some(a), Some(c)) = (raw_a, raw_c) {
+        let name_a = word_char(a) || (a == '_' && name_underscore(s, b - 1));
+        if name_a && (word_char(c) || (c == '_' && name_underscore(s, b))) {
+            return true;
+        }
+    }
+    let mut left = before(s, b);
+    let mut right = after(s, b);
+    let (Some(a), Some(c)) = (left.next(), right.next()) else {
         return false;
     };
     if word_char(a) && word_char(c) {
         return true;
     }
-    // An underscore of a name is part of it: "CHECKING" is not a quote of
-    // "TYPE_CHECKING", nor "slots" of "__slots__".
-    let name_a = word_char(a) || (a == '_' && name_underscore(s, b - 1));
-    if name_a && (word_char(c) || (c == '_' && name_underscore(s, b))) {
+    if word_char(a) && right.next().is_some_and(|d| joins(a, c, d)) {
         return true;
     }
-    if word_char(a) && after.next().is_some_and(|d| joins(a, c, d)) {
-        return true;
-    }
-    word_char(c) && before.next().is_some_and(|z| joins(z, a, c))
+    let z = left.next();
+    (word_char(c) && z.is_some_and(|z| joins(z, a, c)))
+        // A sign or decimal point that starts the number cut after it.
+        || (c.is_numeric() && signs(a) && !z.is_some_and(word_char))
 }
 
 /// Does the char range `start..end` of `s` cut a word at either end?

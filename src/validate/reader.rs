@@ -1,0 +1,96 @@
+//! The source's text as a reader sees it: what a quote copies.
+
+use super::{is_line_hyphen, markup, normalize};
+
+/// Source text as a reader sees it, for quotes and the clipboard: no
+/// control characters (a pasted escape sequence could act on the author's
+/// terminal; a CR is layout), no bidi overrides, and line wrapping from the
+/// source (PDF lines, hard-wrapped prose, CRLF files) joined with single
+/// spaces; a word hyphenated across a line break is joined, as validation
+/// reads it. The words themselves are never changed.
+pub fn reader_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let (mut space, mut line_break) = (false, 0usize);
+    let (mut prev, mut prev_ws) = ('\0', '\0');
+    let mut skip = 0usize;
+    for (b, c) in s.char_indices() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        // Emphasis and code markers and link markup are not words ("*not*"
+        // is "not", "[Robert Stevenson](url)" is "Robert Stevenson").
+        if let Some((n, shown)) = markup::rst_role(s, b, prev) {
+            skip = n - 1;
+            if !shown.is_empty() {
+                if space {
+                    out.push(' ');
+                }
+                out.push_str(shown.trim_end());
+                space = true;
+            }
+            prev = ' ';
+            line_break = 0;
+            continue;
+        }
+        if let Some(n) = markup::rst_link_target(s, b) {
+            skip = s[b..b + n].chars().count() - 1;
+            line_break = 0;
+            space &= s[b + n..].starts_with(char::is_alphanumeric);
+            continue;
+        }
+        if let Some(shown) = markup::literal_block_mark(s, b, prev) {
+            skip = 1;
+            if shown {
+                out.push(':');
+                space = false;
+            }
+            prev = ':';
+            line_break = 0;
+            continue;
+        }
+        if let Some(n) = markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b)) {
+            skip = s[b..b + n].chars().count() - 1;
+            // A hyphen ends a word across a line only when a letter comes
+            // straight after the break, as validation reads it: "light-\n
+            // *house*" stays "light- house".
+            line_break = 0;
+            continue;
+        }
+        prev = c;
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            line_break += usize::from(normalize::new_line(prev_ws, c));
+            prev_ws = c;
+            continue;
+        }
+        if c.is_control()
+            || matches!(
+                c,
+                '\u{202A}'..='\u{202E}'
+                    | '\u{2066}'..='\u{2069}'
+                    | '\u{00AD}'
+                    | '\u{200B}'
+                    | '\u{2060}'
+                    | '\u{FEFF}'
+            )
+        {
+            continue;
+        }
+        // As normalization reads it: one line break, a letter before the
+        // hyphen ("10-\nfold" keeps its hyphen).
+        let mut tail = out.chars().rev();
+        let joins = line_break == 1
+            && c.is_alphabetic()
+            && tail.next().is_some_and(is_line_hyphen)
+            && tail.next().is_some_and(char::is_alphabetic);
+        if joins {
+            out.pop();
+        } else if space {
+            out.push(' ');
+        }
+        (space, line_break) = (false, 0);
+        out.push(c);
+    }
+    out
+}
