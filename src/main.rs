@@ -13,5 +13,6 @@ fn main() {
         let rest: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
         std::process::exit(worker::worker_main(&rest));
     }
+    worker::serve_from_this_binary();
     std::process::exit(research_board::cli::main());
 }

@@ -350,3 +350,84 @@ fn item_12_an_unwritable_index_folder_still_answers() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&*idx.to_string_lossy()), "{err}");
 }
+
+/// The parser worker does not depend on the program's file name: renamed,
+/// the binary still parses a PDF that overflows the stack in a child
+/// process, skips it with its reason and indexes the rest.
+#[test]
+fn a_renamed_binary_still_contains_hostile_parsers() {
+    let work = tempfile::tempdir().unwrap();
+    let all = work.path().join("all");
+    make_hostile(&all);
+    let src = work.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::copy(all.join("self-xobject.pdf"), src.join("self-xobject.pdf")).unwrap();
+    std::fs::write(
+        src.join("good.md"),
+        "# Rock\n\nThe keeper trimmed the lamp wick at dusk.\n",
+    )
+    .unwrap();
+    let renamed = work.path().join("rb-0.9");
+    std::fs::copy(env!("CARGO_BIN_EXE_research-board"), &renamed).unwrap();
+    let out = Command::new(&renamed)
+        .args(["index", src.to_str().unwrap(), "--json", "--index-dir"])
+        .arg(work.path().join("index"))
+        .arg("--config")
+        .arg(config(work.path()))
+        .output()
+        .unwrap();
+    let r = stdout_json(&out);
+    assert_eq!(r["files_indexed"], 1, "{r}");
+    assert!(
+        reasons(&r).iter().any(|(id, _)| id == "self-xobject.pdf"),
+        "{r}"
+    );
+}
+
+/// An index folder that is the sources folder, or one that holds the
+/// user's files, is refused before anything is written or deleted.
+#[test]
+fn an_index_folder_holding_the_users_files_is_refused_untouched() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("gen-1902-notes.md"),
+        "# Notes\n\nThe keeper's notes.\n",
+    )
+    .unwrap();
+    let docs = work.path().join("docs");
+    std::fs::create_dir_all(docs.join("tantivy")).unwrap();
+    std::fs::write(docs.join("gen-thesis.docx"), b"my thesis").unwrap();
+    std::fs::write(docs.join("tantivy/meta.json"), b"{}").unwrap();
+    for (dir, says) in [
+        (&src, "the same as the sources folder"),
+        (&docs, "gen-thesis.docx"),
+    ] {
+        let before: Vec<_> = walk(dir);
+        let out = bin()
+            .args(["index", src.to_str().unwrap(), "--index-dir"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{out:?}"
+        );
+        assert_eq!(walk(dir), before);
+    }
+}
+
+fn walk(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push((e.path(), std::fs::read(e.path()).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}

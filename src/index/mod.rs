@@ -17,6 +17,7 @@
 //! files, and the slow part) is checked and loaded on a background thread,
 //! and searches go to it once it is there (`vectors/opened.rs`).
 
+mod guard;
 mod live;
 mod reader;
 mod readonly;
@@ -144,6 +145,11 @@ pub struct Manifest {
     /// The same for Tantivy's segment files (under `tantivy/`).
     #[serde(default)]
     pub tantivy_stamps: BTreeMap<String, (u64, u64)>,
+    /// Size and modification time of each file that could not be read (in
+    /// `skipped`): not parsed again, at the cost of a parser's time limit
+    /// or memory on every update, until it changes.
+    #[serde(default)]
+    pub failed: BTreeMap<String, (u64, u64)>,
 }
 
 impl Manifest {

@@ -242,3 +242,42 @@ fn an_abbreviations_plural_finds_its_singular() {
     assert_eq!(index.bm25("scientific PDFs", 5).unwrap().len(), 1);
     assert_eq!(index.bm25("one GPU", 5).unwrap().len(), 1);
 }
+
+/// A file that could not be read is not parsed again until it changes
+/// (a parser that hits its time limit would cost it on every update):
+/// the same bytes' size and time keep the reason; a new time reads it.
+#[test]
+fn a_file_that_failed_is_not_parsed_again_until_it_changes() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("ok.md"),
+        "# Notes\n\nThe keeper trimmed the lamp.\n",
+    )
+    .unwrap();
+    let p = src.join("log.txt");
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let write = |bytes: &[u8], at: std::time::SystemTime| {
+        std::fs::write(&p, bytes).unwrap();
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(at).unwrap();
+    };
+    let binary = vec![0u8; 64];
+    let text = b"The keeper wrote the log of the lamp and the fog bell at dusk.\n\n\n";
+    write(&binary, an_hour_ago);
+    let skipped = |r: &UpdateReport| r.skipped.iter().any(|s| s.source_id == "log.txt");
+    let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+    assert!(skipped(&r), "{r:?}");
+    // Other bytes, the same size and time: taken for the same file.
+    write(&text[..64], an_hour_ago);
+    let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+    assert!(skipped(&r) && r.up_to_date, "{r:?}");
+    // A new time: read again, and indexed.
+    write(
+        &text[..64],
+        an_hour_ago + std::time::Duration::from_secs(60),
+    );
+    let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+    assert!(!skipped(&r) && r.files_indexed == 1, "{r:?}");
+}

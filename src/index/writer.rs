@@ -122,6 +122,7 @@ pub fn update(
             sources.display()
         );
     }
+    super::guard::check_index_dir(sources, dir)?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the index folder {}", dir.display()))?;
     let _lock = lock(dir)?;
@@ -255,6 +256,7 @@ pub fn update(
     let mut entries: BTreeMap<String, FileEntry> = BTreeMap::new();
     let mut new_chunks: Vec<Chunk> = Vec::new();
     let mut changed: HashSet<String> = HashSet::new();
+    let mut failed: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let total = files.len();
     for (i, f) in files.iter().enumerate() {
         if i % 256 == 0 {
@@ -273,6 +275,16 @@ pub fn update(
             && prev.size == f.size
         {
             entries.insert(f.source_id.clone(), prev.clone());
+            continue;
+        }
+        // A file that could not be read last time, unchanged: the same
+        // reason, without paying for the parser again.
+        if let (Some(m), Some(t)) = (reusable, modified)
+            && m.failed.get(&f.source_id) == Some(&(f.size, t))
+            && let Some(s) = m.skipped.iter().find(|s| s.source_id == f.source_id)
+        {
+            failed.insert(f.source_id.clone(), (f.size, t));
+            skipped.push(s.clone());
             continue;
         }
         let read_at = std::time::SystemTime::now()
@@ -312,6 +324,7 @@ pub fn update(
                 let title = ex.title.clone().unwrap_or_else(|| stem(&f.path));
                 let chunks = chunk_document(&f.source_id, &title, &ex, opts.chunk);
                 if chunks.is_empty() {
+                    failed.extend(settled.map(|t| (f.source_id.clone(), (f.size, t))));
                     skipped.push(Skipped {
                         source_id: f.source_id.clone(),
                         reason: "no text".into(),
@@ -339,10 +352,13 @@ pub fn update(
                 changed.insert(f.source_id.clone());
                 new_chunks.extend(chunks);
             }
-            Err(reason) => skipped.push(Skipped {
-                source_id: f.source_id.clone(),
-                reason,
-            }),
+            Err(reason) => {
+                failed.extend(settled.map(|t| (f.source_id.clone(), (f.size, t))));
+                skipped.push(Skipped {
+                    source_id: f.source_id.clone(),
+                    reason,
+                });
+            }
         }
     }
     lap("read");
@@ -392,9 +408,10 @@ pub fn update(
         // (an index written before stamps, or files then just saved):
         // record them in the manifest in force, so the next update skips
         // them. Same generation, same content otherwise; written atomically.
-        if entries.iter().any(|(id, e)| prev.files.get(id) != Some(e)) {
+        if entries.iter().any(|(id, e)| prev.files.get(id) != Some(e)) || prev.failed != failed {
             let mut m = prev.clone();
             m.files = entries;
+            m.failed = failed;
             write_atomic(
                 &dir.join(format!("{}.manifest.json", Manifest::base(m.generation))),
                 &serde_json::to_vec(&m)?,
@@ -486,6 +503,7 @@ pub fn update(
         delta: false,
         stamps: BTreeMap::new(),
         tantivy_stamps: BTreeMap::new(),
+        failed,
     };
     if embedder.is_some() {
         progress(Progress::BuildingGraph {
@@ -628,7 +646,9 @@ fn remove_stale(dir: &Path, keep: &[u64]) {
     };
     for e in rd.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with("gen-") && !keep.iter().any(|k| name.starts_with(k.as_str())) {
+        if super::guard::is_generation_file(&name)
+            && !keep.iter().any(|k| name.starts_with(k.as_str()))
+        {
             let _ = std::fs::remove_file(e.path());
         }
     }

@@ -9,9 +9,10 @@
 //! browsers' content processes do. A child that dies, hangs or runs out of
 //! memory costs one file, skipped with the reason; nothing else is lost.
 //!
-//! The worker is the running executable when it is `research-board` (or the
-//! path in `RESEARCH_BOARD_WORKER`); elsewhere (library tests) parsing runs
-//! in process, still behind `catch_unwind`.
+//! The worker is the running program's own executable, whatever it is
+//! named (its `main` says so), or the path in `RESEARCH_BOARD_WORKER`;
+//! elsewhere (library tests) parsing runs in process, still behind
+//! `catch_unwind`.
 
 use super::{Extracted, Format, Limits};
 use std::io::{Read, Write};
@@ -29,15 +30,28 @@ pub fn isolated(format: Format) -> bool {
     matches!(format, Format::Pdf | Format::Docx | Format::Epub)
 }
 
+/// Set by the program's `main` ([`serve_from_this_binary`]): this binary
+/// runs the worker, whatever its file is named.
+static THIS_BINARY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Called by the program's `main`: parse isolated formats in a worker run
+/// from this binary (a library user, a test binary, has none unless
+/// `RESEARCH_BOARD_WORKER` names one). Not tied to the file's name: a
+/// renamed or wrapped install is as protected as `research-board`.
+pub fn serve_from_this_binary() {
+    THIS_BINARY.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
 fn worker_exe() -> Option<&'static PathBuf> {
     static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
     EXE.get_or_init(|| {
         if let Some(p) = std::env::var_os("RESEARCH_BOARD_WORKER") {
             return Some(PathBuf::from(p));
         }
-        let exe = std::env::current_exe().ok()?;
-        let name = exe.file_stem()?.to_string_lossy().into_owned();
-        (name == "research-board").then_some(exe)
+        THIS_BINARY
+            .load(std::sync::atomic::Ordering::SeqCst)
+            .then(|| std::env::current_exe().ok())
+            .flatten()
     })
     .as_ref()
 }
@@ -54,11 +68,18 @@ fn parse_format(s: &str) -> Option<Format> {
     serde_json::from_value(serde_json::Value::String(s.to_string())).ok()
 }
 
+/// Files larger than this are parsed in the worker whatever their format:
+/// a 2 MB HTML file of nested elements or a 30 MB line without spaces takes
+/// a parser minutes and gigabytes, and only the worker's limits stop it.
+const ISOLATED_FROM_BYTES: usize = 256 << 10;
+
 /// Extract `bytes` in the worker when one is available and the format is
-/// isolated; in process otherwise.
+/// isolated or the file large; in process otherwise.
 pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
     match worker_exe() {
-        Some(exe) if isolated(format) => run_worker(exe, format, bytes, limits),
+        Some(exe) if isolated(format) || bytes.len() > ISOLATED_FROM_BYTES => {
+            run_worker(exe, format, bytes, limits)
+        }
         _ => super::extract(format, bytes, limits),
     }
 }
