@@ -64,6 +64,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     }
     let (mut pages, display_title) = read_pages(&doc);
     strip_running_lines(&mut pages);
+    hyphen::join_across_pages(&mut pages);
     let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),

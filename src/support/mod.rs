@@ -120,7 +120,12 @@ pub fn stated(claim: &str, quote: &str) -> String {
 
 fn without_quoting(claim: &str, quote: &str, keep_quotation: bool) -> String {
     let folded = |s: &str| crate::validate::normalize(s).text;
-    let q = folded(quote);
+    // The copied quote may read a code literal's "_name" as it is shown,
+    // without the backticks that make it one: read literally too.
+    let (q, q_literal) = (
+        folded(quote),
+        crate::validate::normalize_literal(quote).text,
+    );
     let mut out = String::new();
     let mut rest = claim;
     loop {
@@ -142,7 +147,8 @@ fn without_quoting(claim: &str, quote: &str, keep_quotation: bool) -> String {
         let body = &rest[body_start..body_start + len];
         let after = body_start + len + close_char.len_utf8();
         let inner = folded(body);
-        if !inner.trim().is_empty() && q.contains(inner.trim()) {
+        let inner = inner.trim();
+        if !inner.is_empty() && (q.contains(inner) || q_literal.contains(inner)) {
             // The quotation is the source's words: drop it, and an
             // attribution that ends right before it with a colon.
             let before = &rest[..i];

@@ -179,26 +179,32 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
 /// Is the run at bytes `b..e` in a word of a code literal? Inside
 /// ``` ``*args`` ```, `` `f(*args, **kwargs)` `` or ``` ``_private`` ```
 /// a star or an underscore is a char the reader sees, not emphasis. Decided
-/// within the whitespace-delimited token that holds the run (a token that
-/// opens or closes a code literal: a backtick at its start, after opening
-/// brackets and quotes, or at its end, before closing punctuation), so a
-/// slice of whole words reads as the text around it does. A word inside a
-/// literal of three or more words is not seen (`` `a *b* c` ``).
+/// within the whitespace-delimited token that holds the run, so a slice of
+/// whole words reads as the text around it does: the run is inside when
+/// the nearest backtick before it in the token opens a literal (at the
+/// token's start, after opening brackets or a role's colon), or, with none
+/// before it, a backtick after it closes one. The `_` after `` `Cython`_ ``
+/// is not (a reference's mark), nor a word inside a literal of three or
+/// more words (`` `a *b* c` ``).
 fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
     let token = |x: &&u8| !x.is_ascii_whitespace();
     let start = b - bytes[..b].iter().rev().take(200).take_while(token).count();
     let end = e + bytes[e..].iter().take(200).take_while(token).count();
-    let tok = &bytes[start..end];
-    let head = tok
-        .iter()
-        .find(|&&x| !matches!(x, b'(' | b'[' | b'{' | b'"' | b'\''));
-    let tail = tok.iter().rev().find(|&&x| {
-        !matches!(
-            x,
-            b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' | b']' | b'}' | b'"' | b'\''
-        )
-    });
-    head == Some(&b'`') || tail == Some(&b'`')
+    match bytes[start..b].iter().rposition(|&x| x == b'`') {
+        Some(k) => {
+            let run = start + k + 1
+                - bytes[start..=start + k]
+                    .iter()
+                    .rev()
+                    .take_while(|&&x| x == b'`')
+                    .count();
+            bytes[start..run]
+                .iter()
+                .all(|x| matches!(x, b'(' | b'[' | b'{' | b'"' | b'\''))
+                || (run > start && bytes[run - 1] == b':')
+        }
+        None => bytes[e..end].contains(&b'`'),
+    }
 }
 
 /// Is the run of underscores at bytes `b..e` of `s` (opening a word when

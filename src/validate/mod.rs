@@ -93,7 +93,7 @@ mod parts;
 mod reader;
 pub mod words;
 
-pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize};
+pub use normalize::{Normalized, is_line_break, is_line_hyphen, normalize, normalize_literal};
 
 use crate::extract::Span;
 use crate::text::{char_offset, slice_chars};
@@ -344,7 +344,7 @@ fn validate_in(
     // The quote read as literal text first, when that differs: "*args" or
     // "_private" copied from a code literal is what the page shows, and
     // read as emphasis it would name something else.
-    let literal = normalize::normalize_literal(content);
+    let literal = normalize_literal(content);
     let needles: Vec<&Normalized> = if literal.text == needle.text {
         vec![&needle]
     } else {

@@ -1412,6 +1412,18 @@ fn code_literals_keep_their_stars_and_underscores() {
         let again = validate(copied, "c", &cs, &cfg());
         assert_eq!(again.copy_text.as_deref(), Some(copied), "{copied}");
     }
+    // A reference's mark after a literal is not in it.
+    let cs2 = one(
+        "r#0",
+        "r",
+        "The `Cython`_ and `CFFI docs`_ libraries wrap the C API.",
+    );
+    let v = validate("The Cython and CFFI docs libraries wrap", "r", &cs2, &cfg());
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("The Cython and CFFI docs libraries wrap"),
+        "{v:?}"
+    );
     for quote in [
         "forwards everything; cache is private",
         "*keyword* arguments, so f(args",
@@ -1500,9 +1512,11 @@ const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
         Some("im"),
         Some("possible"),
     ),
+    ("light-\nhouse", "lighthouse", Some("light"), Some("house")),
     ("−40", "−40", None, Some("40")),
     ("-500", "-500", None, Some("500")),
     (".5", ".5", None, Some("5")),
+    ("~40", "~40", None, Some("40")),
     ("keeper", "keeper", None, None),
     ("light", "light", None, None),
     ("rock", "rock", None, None),

@@ -36,10 +36,14 @@ fn joins(l: char, j: char, r: char) -> bool {
     }
 }
 
-/// A sign or a decimal point that belongs to the number after it: "−40",
-/// "-500", ".5" (not after a word char: "COVID-19" and "10.5" are joins).
+/// A sign, a decimal point or an "about" that belongs to the number after
+/// it: "−40", "-500", ".5", "~40" (not after a word char: "COVID-19" and
+/// "10.5" are joins).
 fn signs(c: char) -> bool {
-    matches!(c, '-' | '\u{2212}' | '+' | '.' | '\u{00B1}')
+    matches!(
+        c,
+        '-' | '\u{2212}' | '+' | '.' | '\u{00B1}' | '~' | '\u{2248}'
+    )
 }
 
 /// Chars the reader does not see, which normalization drops: they neither
@@ -105,6 +109,32 @@ fn after(s: &str, mut b: usize) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// Is there a hyphen at byte `b` of `s` that ends its line (only spaces
+/// after it, then a line break or the end of the text)?
+fn broken_at_line_end(s: &str, b: usize) -> bool {
+    let mut rest = s[b..].chars();
+    rest.next().is_some_and(crate::text::is_line_hyphen)
+        && rest
+            .find(|c| !matches!(c, ' ' | '\t'))
+            .is_none_or(|c| c == '\n' || c == '\r')
+}
+
+/// Does `before` end with a word broken at the end of the line before
+/// (a letter and a hyphen, one line break, spaces)? Normalization joins the
+/// word ("light-⏎house"), so its second half does not start a quote.
+fn continues_a_broken_word(before: &str) -> bool {
+    let t = before.trim_end_matches([' ', '\t']);
+    let Some(t) = t
+        .strip_suffix('\n')
+        .map(|t| t.strip_suffix('\r').unwrap_or(t))
+    else {
+        return false;
+    };
+    let mut tail = t.trim_end_matches([' ', '\t']).chars().rev();
+    tail.next().is_some_and(crate::text::is_line_hyphen)
+        && tail.next().is_some_and(char::is_alphabetic)
+}
+
 /// Markup at byte `b` (after the visible char `prev`): its length.
 fn markup_at(s: &str, b: usize, prev: char) -> Option<usize> {
     markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b))
@@ -157,6 +187,13 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         return true;
     }
     if word_char(a) && right.next().is_some_and(|d| joins(a, c, d)) {
+        return true;
+    }
+    // A word broken at a line's end whose rest is not on the next line
+    // (a page's last word, "pre-", before a figure): "pre" is not a word.
+    if (a.is_alphabetic() && broken_at_line_end(s, b))
+        || (c.is_alphabetic() && continues_a_broken_word(&s[..b]))
+    {
         return true;
     }
     let z = left.next();
@@ -212,6 +249,13 @@ mod tests {
         assert!(!inside_word(s, at(s, "; he")));
         assert!(!inside_word(s, at(s, " years")));
         assert!(!inside_word(s, at(s, "£")));
+        // A word broken at a line's end: joined on the next line, or left
+        // at a page's end ("pre-" before a figure).
+        let s = "the light-\nhouse keeper and the pre-\n\nFigure 2 and the pre- and post-war";
+        assert!(inside_word(s, at(s, "-\nhouse")));
+        assert!(inside_word(s, at(s, "house")));
+        assert!(inside_word(s, at(s, "-\n\nFigure")));
+        assert!(!inside_word(s, at(s, "- and")));
         assert!(!inside_word(s, 0));
         assert!(!inside_word(s, s.chars().count()));
     }

@@ -87,9 +87,50 @@ impl Vocabulary {
     }
 }
 
+/// A word hyphenated across a page break ("cur-" at the foot of one page,
+/// "riculum" at the top of the next) moves whole to the first page, as a
+/// line-end hyphenation there ("cur-\nriculum"), for [`Vocabulary::
+/// join_hyphens`] to join: a page's passages never end or begin inside a
+/// word, and a quote of the whole word reads across the page break.
+pub(super) fn join_across_pages(pages: &mut [String]) {
+    for i in 1..pages.len() {
+        let (before, after) = pages.split_at_mut(i);
+        let (prev, next) = (&mut before[i - 1], &mut after[0]);
+        let end = prev.trim_end();
+        let mut tail = end.chars().rev();
+        let broken =
+            tail.next().is_some_and(is_line_hyphen) && tail.next().is_some_and(char::is_alphabetic);
+        let rest = next.trim_start();
+        if !broken || !rest.starts_with(char::is_lowercase) {
+            continue;
+        }
+        let word = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let moved = format!("{end}\n{}", &rest[..word]);
+        *next = rest[word..].trim_start().to_string();
+        *prev = moved;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_broken_across_a_page_moves_to_the_first_page() {
+        let mut pages = [
+            "We apply cur-\n".to_string(),
+            "riculum learning here.\nMore.".to_string(),
+            "The X-".to_string(),
+            "Ray tube.".to_string(),
+        ];
+        join_across_pages(&mut pages);
+        assert_eq!(pages[0], "We apply cur-\nriculum");
+        assert_eq!(pages[1], "learning here.\nMore.");
+        // Not a broken word: the next page starts with a capital.
+        assert_eq!(pages[2], "The X-");
+        let v = Vocabulary::of(&pages);
+        assert_eq!(v.join_hyphens(&pages[0]), "We apply curriculum");
+    }
 
     #[test]
     fn words_hyphenated_at_line_ends_are_joined() {
