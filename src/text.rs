@@ -225,6 +225,27 @@ pub fn collapse_ws(s: &str) -> String {
     out
 }
 
+/// Superscript or subscript text as the reader sees it, in the Unicode
+/// superscript or subscript digits and signs (HTML's "10<sup>6</sup>" is "10⁶",
+/// not 106; "H<sub>2</sub>O" is "H₂O"), when every char has one.
+pub fn shifted(text: &str, sup: bool) -> Option<String> {
+    const SUP: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾";
+    const SUB: &str = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎";
+    let t = text.trim();
+    (!t.is_empty())
+        .then(|| {
+            t.chars()
+                .map(|c| {
+                    let k = "0123456789+-=()"
+                        .find(c.to_ascii_lowercase())
+                        .or_else(|| (c == '\u{2212}').then_some(11))?;
+                    (if sup { SUP } else { SUB }).chars().nth(k)
+                })
+                .collect()
+        })
+        .flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,6 +63,26 @@ fn core_title(xml: &str) -> Option<String> {
     }
 }
 
+/// A `w:sym`'s char (hex): a symbol font's private-use code (`F0B1` in
+/// Symbol) is read for the few Symbol signs of measurements, else marked
+/// `￼`, so the text either side never reads as one.
+fn symbol(code: Option<String>) -> char {
+    let c = code.and_then(|h| u32::from_str_radix(h.trim(), 16).ok());
+    match c {
+        Some(0xF0B1) => '±',
+        Some(0xF0B4) => '×',
+        Some(0xF0B0) => '°',
+        Some(0xF0A3) => '≤',
+        Some(0xF0B3) => '≥',
+        Some(0xF0B9) => '≠',
+        Some(0xF0BB) => '≈',
+        Some(0xF02D) => '−',
+        Some(0xF06D) => 'μ',
+        Some(c) if !(0xE000..=0xF8FF).contains(&c) => char::from_u32(c).unwrap_or('\u{FFFC}'),
+        _ => '\u{FFFC}',
+    }
+}
+
 fn style_level(style: &str) -> Option<u8> {
     let s = style.to_ascii_lowercase().replace(' ', "");
     if s == "title" {
@@ -84,6 +104,9 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
     let mut outer: Vec<(String, Option<u8>)> = Vec::new();
     let mut in_text = false;
     let mut deleted = 0usize;
+    // The run's properties: hidden (`w:vanish`), raised or lowered
+    // (`w:vertAlign`: Some(true) for superscript).
+    let (mut hidden, mut raised) = (false, None::<bool>);
     loop {
         let ev = r
             .read_event()
@@ -97,6 +120,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                     outer.push((std::mem::take(&mut para), level.take()));
                 }
                 b"del" | b"moveFrom" => deleted += 1,
+                b"r" => (hidden, raised) = (false, None),
                 b"t" => in_text = deleted == 0,
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
@@ -113,15 +137,34 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                 }
                 b"tab" if deleted == 0 => para.push('\t'),
                 b"br" | b"cr" if deleted == 0 => para.push('\n'),
+                b"vanish" | b"specVanish" => {
+                    hidden = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
+                }
+                b"vertAlign" => {
+                    raised = match attr(&e, b"val").as_deref() {
+                        Some("superscript") => Some(true),
+                        Some("subscript") => Some(false),
+                        _ => None,
+                    };
+                }
+                // Characters Word shows that are not in `w:t`: a
+                // non-breaking hyphen ("re‑sign", "‑40"), an optional one,
+                // a symbol (a symbol font's char it cannot name: a mark).
+                b"noBreakHyphen" if deleted == 0 && !hidden => para.push('\u{2011}'),
+                b"softHyphen" if deleted == 0 && !hidden => para.push('\u{00AD}'),
+                b"sym" if deleted == 0 && !hidden => para.push(symbol(attr(&e, b"char"))),
                 _ => {}
             },
-            Event::Text(t) if in_text => {
+            Event::Text(t) if in_text && !hidden => {
                 let s = t
                     .xml_content()
                     .map_err(|e| format!("malformed DOCX: bad text ({e})"))?;
-                para.push_str(&s);
+                match raised.and_then(|sup| crate::text::shifted(&s, sup)) {
+                    Some(shown) => para.push_str(&shown),
+                    None => para.push_str(&s),
+                }
             }
-            Event::GeneralRef(g) if in_text => {
+            Event::GeneralRef(g) if in_text && !hidden => {
                 // Entities such as &amp; arrive as references.
                 let name = String::from_utf8_lossy(&g);
                 let s = match name.as_ref() {
@@ -219,6 +262,18 @@ pub(crate) mod tests {
         let ex = extract(&make_docx(body), 1 << 20).unwrap();
         assert!(ex.text.contains("Before the box, after it."), "{}", ex.text);
         assert!(ex.text.contains("Boxed words."), "{}", ex.text);
+    }
+
+    /// What Word shows is read as shown: superscripts and subscripts,
+    /// non-breaking hyphens and symbols; hidden text is not read.
+    #[test]
+    fn runs_read_as_word_shows_them() {
+        let body = r#"<w:p><w:r><w:t xml:space="preserve">A culture of 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> cells; keepers were </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t xml:space="preserve">paid to re</w:t><w:noBreakHyphen/><w:t xml:space="preserve">sign at </w:t><w:noBreakHyphen/><w:t xml:space="preserve">40, drift 5 </w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t xml:space="preserve"> 2 and H</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="subscript"/></w:rPr><w:t>2</w:t></w:r><w:r><w:t>O.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx(body), 1 << 20).unwrap();
+        assert_eq!(
+            ex.text,
+            "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2 and H₂O."
+        );
     }
 
     #[test]

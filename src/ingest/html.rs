@@ -101,7 +101,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     continue;
                 }
                 if let Some(shifted) = (matches!(name, "sup" | "sub"))
-                    .then(|| shift(&collect_text(child), name == "sup"))
+                    .then(|| crate::text::shifted(&collect_text(child), name == "sup"))
                     .flatten()
                 {
                     buf.push_str(&shifted);
@@ -169,27 +169,6 @@ fn hidden(el: &scraper::node::Element) -> bool {
     el.attr("hidden").is_some()
         || style.contains("display:none")
         || style.contains("visibility:hidden")
-}
-
-/// Superscript or subscript text as the reader sees it, in the Unicode
-/// superscript or subscript digits and signs ("10<sup>6</sup>" is "10⁶",
-/// not 106; "H<sub>2</sub>O" is "H₂O"), when every char has one.
-fn shift(text: &str, sup: bool) -> Option<String> {
-    const SUP: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾";
-    const SUB: &str = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎";
-    let t = text.trim();
-    (!t.is_empty())
-        .then(|| {
-            t.chars()
-                .map(|c| {
-                    let k = "0123456789+-=()"
-                        .find(c.to_ascii_lowercase())
-                        .or_else(|| (c == '\u{2212}').then_some(11))?;
-                    (if sup { SUP } else { SUB }).chars().nth(k)
-                })
-                .collect()
-        })
-        .flatten()
 }
 
 fn heading_level(name: &str) -> Option<u8> {
