@@ -41,6 +41,12 @@ pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         return Ok((text, Decoding::new(enc, "bom")));
     }
+    if let Some(enc) = utf16_without_bom(bytes)
+        && let Some(text) = enc.decode_without_bom_handling_and_without_replacement(bytes)
+        && readable(&text)
+    {
+        return Ok((text, Decoding::new(enc, "guessed")));
+    }
     if bytes.iter().take(8192).any(|b| *b == 0) {
         return Err("binary file (contains NUL bytes)".into());
     }
@@ -60,6 +66,39 @@ pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
     let enc = det.guess(None, true);
     let (text, _) = enc.decode_without_bom_handling(bytes);
     Ok((text, Decoding::new(enc, "guessed")))
+}
+
+/// UTF-16 without a byte-order mark, as Windows tools write it: in text
+/// of Latin script one byte of each pair is NUL (the odd ones in little-
+/// endian), the other almost never.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(8192) & !1];
+    let pairs = head.len() / 2;
+    if pairs < 2 || !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    let zeros = |k: usize| head.iter().skip(k).step_by(2).filter(|b| **b == 0).count();
+    let (even, odd) = (zeros(0), zeros(1));
+    let most = |n: usize| n * 10 >= pairs * 6;
+    let few = |n: usize| n * 50 <= pairs;
+    if most(odd) && few(even) {
+        Some(UTF_16LE)
+    } else if most(even) && few(odd) {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Text, not binary read as text: almost no control chars but whitespace.
+fn readable(text: &str) -> bool {
+    let n = text.chars().take(4096).count().max(1);
+    let bad = text
+        .chars()
+        .take(4096)
+        .filter(|c| c.is_control() && !c.is_whitespace())
+        .count();
+    bad * 100 <= n
 }
 
 /// The charset a document declares in its first 2 KB: `<meta charset=…>`,
@@ -166,7 +205,35 @@ mod tests {
     }
 
     #[test]
+    fn utf16_without_a_mark_is_read() {
+        let text = "The keeper's log, 1811: fog at dusk.\n";
+        for (bytes, enc) in [
+            (
+                text.encode_utf16()
+                    .flat_map(u16::to_le_bytes)
+                    .collect::<Vec<u8>>(),
+                "UTF-16LE",
+            ),
+            (
+                text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+                "UTF-16BE",
+            ),
+        ] {
+            let (t, e, how) = dec(&bytes);
+            assert_eq!(
+                (t.as_str(), how.as_str(), e.as_str()),
+                (text, "guessed", enc)
+            );
+        }
+    }
+
+    #[test]
     fn nul_bytes_without_a_utf16_mark_are_binary() {
         assert!(decode(b"abc\0def").unwrap_err().starts_with("binary"));
+        assert!(
+            decode(&[1, 0, 2, 0, 3, 0, 4, 0])
+                .unwrap_err()
+                .starts_with("binary")
+        );
     }
 }
