@@ -89,7 +89,7 @@ pub fn reader_text(s: &str) -> String {
         } else if space {
             out.push(' ');
         }
-        (space, line_break) = (false, 0);
+        (space, line_break, prev_ws) = (false, 0, '\0');
         out.push(c);
     }
     out

@@ -1565,6 +1565,7 @@ proptest! {
 fn a_hyphen_joins_across_one_line_break_after_a_letter() {
     assert_eq!(reader_text("a 10-\nfold rise"), "a 10- fold rise");
     assert_eq!(reader_text("light-\r\nhouse"), "lighthouse");
+    assert_eq!(reader_text("a\rlight-\nhouse"), "a lighthouse");
     assert_eq!(reader_text("will re-\n\nsign it"), "will re- sign it");
     let src = "The players will re-\n\nsign their contracts. A 10-\nfold rise.";
     let cs = one("h#0", "h", src);
