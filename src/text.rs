@@ -209,7 +209,7 @@ pub fn collapse_ws(s: &str) -> String {
     let mut pending = false;
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        let groups = matches!(c, '\u{00A0}' | '\u{2007}' | '\u{2009}' | '\u{202F}')
+        let groups = matches!(c, '\u{00A0}' | '\u{2007}'..='\u{2009}' | '\u{202F}')
             && !pending
             && out.ends_with(|d: char| d.is_ascii_digit())
             && chars.peek().is_some_and(char::is_ascii_digit);
@@ -229,15 +229,15 @@ pub fn collapse_ws(s: &str) -> String {
 /// superscript or subscript digits and signs (HTML's "10<sup>6</sup>" is "10⁶",
 /// not 106; "H<sub>2</sub>O" is "H₂O"), when every char has one.
 pub fn shifted(text: &str, sup: bool) -> Option<String> {
-    const SUP: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾";
-    const SUB: &str = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎";
+    const SUP: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ";
+    const SUB: &str = "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₙᵢ";
     let t = text.trim();
     (!t.is_empty())
         .then(|| {
             t.chars()
                 .map(|c| {
-                    let k = "0123456789+-=()"
-                        .find(c.to_ascii_lowercase())
+                    let k = "0123456789+-=()ni"
+                        .find(c)
                         .or_else(|| (c == '\u{2212}').then_some(11))?;
                     (if sup { SUP } else { SUB }).chars().nth(k)
                 })

@@ -63,21 +63,28 @@ fn core_title(xml: &str) -> Option<String> {
     }
 }
 
-/// A `w:sym`'s char (hex): a symbol font's private-use code (`F0B1` in
-/// Symbol) is read for the few Symbol signs of measurements, else marked
-/// `￼`, so the text either side never reads as one.
-fn symbol(code: Option<String>) -> char {
+/// A `w:sym`'s char (hex) in its font: in a symbol font (Symbol,
+/// Wingdings…; codes `F0B1` or `00B1`) the few Symbol signs of
+/// measurements are read, any other is marked `￼`, so the text either
+/// side never reads as one; in a text font, the char itself.
+fn symbol(font: Option<String>, code: Option<String>) -> char {
     let c = code.and_then(|h| u32::from_str_radix(h.trim(), 16).ok());
+    let font = font.map(|f| f.to_ascii_lowercase());
+    let font = font.as_deref();
+    let symbol_font = font.is_none_or(|f| f.contains("symbol") || f.contains("ding"));
     match c {
-        Some(0xF0B1) => '±',
-        Some(0xF0B4) => '×',
-        Some(0xF0B0) => '°',
-        Some(0xF0A3) => '≤',
-        Some(0xF0B3) => '≥',
-        Some(0xF0B9) => '≠',
-        Some(0xF0BB) => '≈',
-        Some(0xF02D) => '−',
-        Some(0xF06D) => 'μ',
+        Some(c) if symbol_font || (0xF000..=0xF0FF).contains(&c) => match c & 0xFF {
+            0xB1 => '±',
+            0xB4 => '×',
+            0xB0 => '°',
+            0xA3 => '≤',
+            0xB3 => '≥',
+            0xB9 => '≠',
+            0xBB => '≈',
+            0x2D => '−',
+            0x6D if font.is_none_or(|f| f == "symbol") => 'μ',
+            _ => '\u{FFFC}',
+        },
         Some(c) if !(0xE000..=0xF8FF).contains(&c) => char::from_u32(c).unwrap_or('\u{FFFC}'),
         _ => '\u{FFFC}',
     }
@@ -107,6 +114,9 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
     // The run's properties: hidden (`w:vanish`), raised or lowered
     // (`w:vertAlign`: Some(true) for superscript).
     let (mut hidden, mut raised) = (false, None::<bool>);
+    // Inside `w:rPrChange`: the formatting before a tracked change, not
+    // what Word shows.
+    let mut old_format = 0usize;
     loop {
         let ev = r
             .read_event()
@@ -121,6 +131,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                 }
                 b"del" | b"moveFrom" => deleted += 1,
                 b"r" => (hidden, raised) = (false, None),
+                b"rPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
@@ -135,8 +146,9 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                         level = style_level(&v);
                     }
                 }
-                b"tab" if deleted == 0 => para.push('\t'),
-                b"br" | b"cr" if deleted == 0 => para.push('\n'),
+                b"tab" if deleted == 0 && !hidden => para.push('\t'),
+                b"br" | b"cr" if deleted == 0 && !hidden => para.push('\n'),
+                _ if old_format > 0 => {}
                 b"vanish" | b"specVanish" => {
                     hidden = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
                 }
@@ -152,7 +164,9 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                 // a symbol (a symbol font's char it cannot name: a mark).
                 b"noBreakHyphen" if deleted == 0 && !hidden => para.push('\u{2011}'),
                 b"softHyphen" if deleted == 0 && !hidden => para.push('\u{00AD}'),
-                b"sym" if deleted == 0 && !hidden => para.push(symbol(attr(&e, b"char"))),
+                b"sym" if deleted == 0 && !hidden => {
+                    para.push(symbol(attr(&e, b"font"), attr(&e, b"char")));
+                }
                 _ => {}
             },
             Event::Text(t) if in_text && !hidden => {
@@ -183,6 +197,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
                 b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
+                b"rPrChange" => old_format = old_format.saturating_sub(1),
                 b"p" => {
                     let text = para.trim().to_string();
                     if !text.is_empty() {
@@ -268,11 +283,11 @@ pub(crate) mod tests {
     /// non-breaking hyphens and symbols; hidden text is not read.
     #[test]
     fn runs_read_as_word_shows_them() {
-        let body = r#"<w:p><w:r><w:t xml:space="preserve">A culture of 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> cells; keepers were </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t xml:space="preserve">paid to re</w:t><w:noBreakHyphen/><w:t xml:space="preserve">sign at </w:t><w:noBreakHyphen/><w:t xml:space="preserve">40, drift 5 </w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t xml:space="preserve"> 2 and H</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="subscript"/></w:rPr><w:t>2</w:t></w:r><w:r><w:t>O.</w:t></w:r></w:p>"#;
+        let body = r#"<w:p><w:r><w:t xml:space="preserve">A culture of 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> cells; keepers were </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t xml:space="preserve">paid to re</w:t><w:noBreakHyphen/><w:t xml:space="preserve">sign at </w:t><w:noBreakHyphen/><w:t xml:space="preserve">40, drift 5 </w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t xml:space="preserve"> 2, 5 </w:t><w:sym w:font="Symbol" w:char="006D"/><w:t xml:space="preserve">g, </w:t></w:r><w:r><w:rPr><w:b/><w:rPrChange w:id="1"><w:rPr><w:vanish/></w:rPr></w:rPrChange></w:rPr><w:t>shown</w:t></w:r><w:r><w:t xml:space="preserve"> and H</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="subscript"/></w:rPr><w:t>2</w:t></w:r><w:r><w:t>O.</w:t></w:r></w:p>"#;
         let ex = extract(&make_docx(body), 1 << 20).unwrap();
         assert_eq!(
             ex.text,
-            "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2 and H₂O."
+            "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2, 5 μg, shown and H₂O."
         );
     }
 

@@ -5,9 +5,11 @@
 use super::{BlockKind, Extracted};
 use scraper::{Html, Node};
 
+/// Not text: chrome, and deleted text (`<del>`, `<s>`, `<strike>`: struck
+/// out, as a Word document's tracked deletions are).
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
-    "select", "form", "footer",
+    "select", "form", "footer", "del", "s", "strike",
 ];
 /// Skipped elements the page shows: their place is marked.
 const SHOWN: &[&str] = &["svg", "iframe", "object", "button", "select"];
@@ -146,7 +148,9 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
         match edge {
             Edge::Open(n) if n.id() == node.id() => {}
             Edge::Open(n) => match n.value() {
-                Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) => skipping += 1,
+                Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) || hidden(el) => {
+                    skipping += 1
+                }
                 Node::Element(el) if BLOCK.contains(&el.name()) => out.push(' '),
                 Node::Text(t) if skipping == 0 => out.push_str(&t.text),
                 _ => {}
@@ -167,6 +171,7 @@ fn hidden(el: &scraper::node::Element) -> bool {
     let style = el.attr("style").unwrap_or("").to_ascii_lowercase();
     let style: String = style.chars().filter(|c| !c.is_whitespace()).collect();
     el.attr("hidden").is_some()
+        || (el.name() == "dialog" && el.attr("open").is_none())
         || style.contains("display:none")
         || style.contains("visibility:hidden")
 }
@@ -224,6 +229,7 @@ mod tests {
              <p>Keepers were <span hidden>not</span> paid; the lamp <span \
              style=\"display: none\">never</span> burned.</p>\
              <p>The vaccine is <button>not</button> recommended.</p>\
+             <p>The lamp was <del>not</del> <s>never</s> safe.</p>\
              <p>It cost 12&#8239;000 francs and 3&nbsp;500 books, for&nbsp;all.</p>",
         );
         assert_eq!(
@@ -231,6 +237,7 @@ mod tests {
             "A culture of 10⁶ cells drank H₂O, 10⁻⁴, 19th century¹.\n\n\
              Keepers were paid; the lamp burned.\n\n\
              The vaccine is \u{FFFC} recommended.\n\n\
+             The lamp was safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
         );
     }

@@ -16,22 +16,27 @@ pub enum Flavor {
 /// or a footnote `.. [1]`), as in PEPs and the `.rst.txt` sources of
 /// Sphinx sites; plain text otherwise.
 pub fn sniff(text: &str) -> Flavor {
-    let explicit = |l: &&str| {
-        let Some(rest) = l.strip_prefix(".. ") else {
-            return false;
-        };
-        let directive = rest.split_once("::").is_some_and(|(name, _)| {
-            !name.is_empty() && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
-        });
-        directive
-            || (rest.starts_with('_') && rest.trim_end().ends_with(':'))
-            || (rest.starts_with('[') && rest.contains(']'))
-    };
-    if text.lines().filter(explicit).nth(1).is_some() {
+    if text.lines().filter(|l| explicit_markup(l)).nth(1).is_some() {
         Flavor::Rst
     } else {
         Flavor::Text
     }
+}
+
+/// A line of reStructuredText explicit markup other than a comment: a
+/// directive `.. note::`, a target `.. _name:`, a footnote or citation
+/// `.. [1]`, a substitution `.. |name| image::`.
+fn explicit_markup(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix(".. ") else {
+        return false;
+    };
+    let directive = rest.split_once("::").is_some_and(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+    });
+    directive
+        || (rest.starts_with('_') && rest.trim_end().ends_with(':'))
+        || (rest.starts_with('[') && rest.contains(']'))
+        || rest.starts_with('|')
 }
 
 /// One line with its byte range (without the line terminator).
@@ -79,6 +84,7 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
     };
     // Adornment styles in order of first appearance: (char, overlined).
     let mut styles: Vec<(char, bool)> = Vec::new();
+    let mut comments: Vec<std::ops::Range<usize>> = Vec::new();
     let mut i = 0;
     while i < ls.len() {
         if is_blank(ls[i].s) {
@@ -139,7 +145,12 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
         let first = ls[start].s.trim();
         let single = j == start + 1;
         if flavor == Flavor::Rst && first.starts_with("..") {
-            // Comment or directive: not prose.
+            // Comment or directive: not prose. A comment is not shown at
+            // all: its chars become spaces (its lines and every offset
+            // stay), so no passage quotes it.
+            if (first == ".." || first.starts_with(".. ")) && !explicit_markup(first) {
+                comments.push(ls[start].start..ls[j - 1].end);
+            }
         } else if flavor == Flavor::Text && single && is_roman(first) {
             // A chapter number alone ("IV"), with the title on the next line
             // of its own ("_The Modern Orchestra_") when there is one: one
@@ -193,6 +204,17 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
             });
         }
         i = j.max(i + 1);
+    }
+    if !comments.is_empty() {
+        let mut bytes = std::mem::take(&mut out.text).into_bytes();
+        for r in comments {
+            for b in &mut bytes[r] {
+                if !matches!(*b, b'\n' | b'\r') {
+                    *b = b' ';
+                }
+            }
+        }
+        out.text = String::from_utf8(bytes).expect("ASCII spaces for whole chars");
     }
     out
 }
@@ -255,6 +277,22 @@ fn heading(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reStructuredText comment is not shown, so not read; its lines
+    /// stay, blank, and every other offset with them. Directives, targets
+    /// and footnotes are not comments.
+    #[test]
+    fn rst_comments_are_not_text() {
+        let src = "Title\n=====\n\nThe keepers were paid.\n\n.. The keepers were not paid\n   in gold — ever.\n\n.. note:: A note.\n\n.. _target:\n\nThe end.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert_eq!(ex.text.len(), src.len());
+        assert!(!ex.text.contains("not paid") && !ex.text.contains("gold"));
+        assert!(ex.text.contains(".. note:: A note.") && ex.text.contains(".. _target:"));
+        assert_eq!(ex.text.lines().count(), src.lines().count());
+        assert_eq!(&ex.text[src.find("The end").unwrap()..][..7], "The end");
+        // Plain text keeps its ".." lines.
+        assert_eq!(extract(src, Flavor::Text).text, src);
+    }
 
     fn shape(ex: &Extracted) -> Vec<String> {
         ex.blocks

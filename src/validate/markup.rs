@@ -160,8 +160,10 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
             && next.is_none_or(|n| !n.is_alphanumeric() && n != '`');
         return (opens || closes).then_some(e - b);
     }
-    let opens = before_open && next.is_some_and(char::is_alphanumeric);
-    let before_close = prev.is_alphanumeric()
+    // Emphasis may open on a code literal: *`--force`*.
+    let opens = before_open && next.is_some_and(|n| n.is_alphanumeric() || n == '`');
+    let before_close = (b > 0 && bytes[b - 1] == b'`')
+        || prev.is_alphanumeric()
         || matches!(
             prev,
             '.' | ',' | ';' | ':' | '!' | '?' | ')' | '"' | '\'' | '\u{201D}' | '\u{2019}'
@@ -184,8 +186,8 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
 /// the nearest backtick before it in the token opens a literal (at the
 /// token's start, after opening brackets or a role's colon), or, with none
 /// before it, a backtick after it closes one. The `_` after `` `Cython`_ ``
-/// is not (a reference's mark), nor a word inside a literal of three or
-/// more words (`` `a *b* c` ``).
+/// is not (a reference's mark), nor the stars of `` *`--force`* ``, nor a
+/// word inside a literal of three or more words (`` `a *b* c` ``).
 fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
     let token = |x: &&u8| !x.is_ascii_whitespace();
     let start = b - bytes[..b].iter().rev().take(200).take_while(token).count();
@@ -203,7 +205,17 @@ fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
                 .all(|x| matches!(x, b'(' | b'[' | b'{' | b'"' | b'\''))
                 || (run > start && bytes[run - 1] == b':')
         }
-        None => bytes[e..end].contains(&b'`'),
+        // A backtick after it closes a literal unless only brackets or
+        // markup come before it in the token (`*`--force`*` is emphasis
+        // around code).
+        None => bytes[e..end]
+            .iter()
+            .position(|&x| x == b'`')
+            .is_some_and(|k| {
+                !bytes[start..e + k]
+                    .iter()
+                    .all(|x| matches!(x, b'(' | b'[' | b'{' | b'"' | b'\'' | b'*' | b'_'))
+            }),
     }
 }
 

@@ -42,10 +42,7 @@ const ZWJ: char = '\u{200D}';
 
 /// Chars that are dropped before anything else looks at the text.
 fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'
-    )
+    c == '\u{00AD}' || super::words::invisible(c)
 }
 
 pub use crate::text::is_line_hyphen;

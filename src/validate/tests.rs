@@ -1412,6 +1412,18 @@ fn code_literals_keep_their_stars_and_underscores() {
         let again = validate(copied, "c", &cs, &cfg());
         assert_eq!(again.copy_text.as_deref(), Some(copied), "{copied}");
     }
+    // Emphasis around a literal is not in it.
+    let cs3 = one(
+        "e#0",
+        "e",
+        "Pass *`--force`* or **`__init__`** to the tool.",
+    );
+    let v = validate("Pass --force or __init__ to the tool.", "e", &cs3, &cfg());
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("Pass --force or __init__ to the tool."),
+        "{v:?}"
+    );
     // A reference's mark after a literal is not in it.
     let cs2 = one(
         "r#0",
@@ -1498,6 +1510,11 @@ const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
     ("can‘t", "can‘t", Some("can"), None),
     ("can′t", "can′t", Some("can"), None),
     ("can＇t", "can＇t", Some("can"), None),
+    ("can‛t", "can‛t", Some("can"), None),
+    ("can\u{200E}not", "cannot", Some("can"), Some("not")),
+    ("12\u{2007}000", "12\u{2007}000", Some("12"), Some("000")),
+    ("‑40", "‑40", None, Some("40")),
+    ("–30", "–30", None, Some("30")),
     ("12/05/1811", "12/05/1811", Some("12/05"), Some("05/1811")),
     ("1:1000", "1:1000", Some("1"), Some("1000")),
     ("3×4", "3×4", Some("3"), Some("4")),

@@ -22,14 +22,23 @@ fn joins(l: char, j: char, r: char) -> bool {
     match j {
         // Between digits: "12,000", "10.5", "1·5", "12/05/1811", "1:1000",
         // "3×4", "10^6", and thousands grouped by a thin or no-break space.
-        ',' | '.' | '\u{00B7}' | '/' | '\u{2044}' | ':' | '\u{00D7}' | '^' | '\u{2009}'
-        | '\u{202F}' | '\u{00A0}' => l.is_numeric() && r.is_numeric(),
+        ','
+        | '.'
+        | '\u{00B7}'
+        | '/'
+        | '\u{2044}'
+        | ':'
+        | '\u{00D7}'
+        | '^'
+        | '\u{00A0}'
+        | '\u{2007}'..='\u{2009}'
+        | '\u{202F}' => l.is_numeric() && r.is_numeric(),
         // Apostrophes, as normalization folds them ("can't", "can‘t"), and
         // hyphens and the dashes of ranges and compounds ("18–65",
         // "Franco–Prussian"), not the sentence dash.
-        '\'' | '\u{2019}' | '\u{2018}' | '\u{2032}' | '\u{00B4}' | '`' | '\u{FF07}' | '-'
-        | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2212}' | '\u{FE63}'
-        | '\u{FF0D}' | '\u{00AD}' => word_char(l) && word_char(r),
+        '\'' | '\u{2019}' | '\u{2018}' | '\u{201B}' | '\u{2032}' | '\u{00B4}' | '`'
+        | '\u{FF07}' | '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2212}'
+        | '\u{FE63}' | '\u{FF0D}' | '\u{00AD}' => word_char(l) && word_char(r),
         // A superscript sign in an exponent ("10⁻⁶").
         '\u{207A}' | '\u{207B}' | '\u{208A}' | '\u{208B}' => word_char(l) && r.is_numeric(),
         _ => false,
@@ -40,16 +49,17 @@ fn joins(l: char, j: char, r: char) -> bool {
 /// it: "−40", "-500", ".5", "~40" (not after a word char: "COVID-19" and
 /// "10.5" are joins).
 fn signs(c: char) -> bool {
-    matches!(
-        c,
-        '-' | '\u{2212}' | '+' | '.' | '\u{00B1}' | '~' | '\u{2248}'
-    )
+    matches!(c, '+' | '.' | '\u{00B1}' | '~' | '\u{2248}')
+        || super::normalize::dash_kind(c) == Some(false)
 }
 
 /// Chars the reader does not see, which normalization drops: they neither
 /// end a word nor join one ("can\u{200B}not" reads "cannot").
-fn invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+pub(super) fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{061C}' | '\u{180E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+    )
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
