@@ -200,10 +200,7 @@ fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
                     .rev()
                     .take_while(|&&x| x == b'`')
                     .count();
-            bytes[start..run]
-                .iter()
-                .all(|x| matches!(x, b'(' | b'[' | b'{' | b'"' | b'\''))
-                || (run > start && bytes[run - 1] == b':')
+            bytes[start..run].iter().all(opening) || (run > start && bytes[run - 1] == b':')
         }
         // A backtick after it closes a literal unless only brackets or
         // markup come before it in the token (`*`--force`*` is emphasis
@@ -214,9 +211,14 @@ fn in_code_literal(bytes: &[u8], b: usize, e: usize) -> bool {
             .is_some_and(|k| {
                 !bytes[start..e + k]
                     .iter()
-                    .all(|x| matches!(x, b'(' | b'[' | b'{' | b'"' | b'\'' | b'*' | b'_'))
+                    .all(|x| opening(x) || matches!(x, b'*' | b'_'))
             }),
     }
+}
+
+/// An opening bracket or quote (ASCII).
+fn opening(x: &u8) -> bool {
+    matches!(x, b'(' | b'[' | b'{' | b'"' | b'\'')
 }
 
 /// Is the run of underscores at bytes `b..e` of `s` (opening a word when

@@ -42,7 +42,18 @@ const ZWJ: char = '\u{200D}';
 
 /// Chars that are dropped before anything else looks at the text.
 fn is_invisible(c: char) -> bool {
-    c == '\u{00AD}' || super::words::invisible(c)
+    c == '\u{00AD}' || zero_width(c)
+}
+
+/// Chars of no width the reader does not see: zero-width spaces and
+/// joiners, direction marks, the word joiner and invisible operators, the
+/// byte-order mark. Normalization drops them; they neither end a word nor
+/// join one ("can\u{200B}not" reads "cannot").
+pub fn zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{061C}' | '\u{180E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+    )
 }
 
 pub use crate::text::is_line_hyphen;

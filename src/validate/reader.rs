@@ -64,20 +64,10 @@ pub fn reader_text(s: &str) -> String {
             prev_ws = c;
             continue;
         }
+        // Zero-width joiners stay: they shape emoji and some scripts.
         if c.is_control()
-            || matches!(
-                c,
-                '\u{202A}'..='\u{202E}'
-                    | '\u{2066}'..='\u{2069}'
-                    | '\u{00AD}'
-                    | '\u{200B}'
-                    | '\u{200E}'
-                    | '\u{200F}'
-                    | '\u{061C}'
-                    | '\u{180E}'
-                    | '\u{2060}'..='\u{2064}'
-                    | '\u{FEFF}'
-            )
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{00AD}')
+            || (normalize::zero_width(c) && !matches!(c, '\u{200C}' | '\u{200D}'))
         {
             continue;
         }

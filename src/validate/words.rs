@@ -3,13 +3,19 @@
 //! A validated quote begins and ends on a word boundary of its source: "can"
 //! is not a quote of "cannot", "181" not of "1811", "£1" not of "£12,000".
 //! A position is *inside a word* when the chars on both sides belong to one
-//! word: two word chars (letters, digits, combining marks), or a word char
-//! and a joiner that links it to the next word char — an apostrophe or a
-//! hyphen between word chars ("can't", "non-violent"), a comma or full stop
-//! between digits ("12,000", "10.5"), a soft hyphen; and an underscore
-//! of a name, not emphasis ("TYPE_CHECKING", "__init__").
+//! word, read past zero-width chars and Markdown markup as normalization
+//! reads them ("can\u{200B}not", "*can*'t", "[im](url)possible"): two word
+//! chars (letters, digits, combining marks), or a word char and a joiner
+//! that links it to the next word char — an apostrophe or a hyphen or range
+//! dash between word chars ("can't", "non-violent", "18–65"), a separator
+//! between digits ("12,000", "10.5", "1/4", "12 000"), an exponent's sign
+//! ("10⁻⁶"), a soft hyphen; a sign or decimal point that starts a number
+//! ("−40", ".5"); a hyphen that ends a line inside a word ("light-⏎house",
+//! on both sides); and an underscore of a name, not emphasis
+//! ("TYPE_CHECKING", "__init__").
 
 use super::markup;
+use super::normalize::zero_width as invisible;
 use crate::text::byte_offset;
 use unicode_normalization::char::is_combining_mark;
 
@@ -51,15 +57,6 @@ fn joins(l: char, j: char, r: char) -> bool {
 fn signs(c: char) -> bool {
     matches!(c, '+' | '.' | '\u{00B1}' | '~' | '\u{2248}')
         || super::normalize::dash_kind(c) == Some(false)
-}
-
-/// Chars the reader does not see, which normalization drops: they neither
-/// end a word nor join one ("can\u{200B}not" reads "cannot").
-pub(super) fn invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200B}'..='\u{200F}' | '\u{061C}' | '\u{180E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
-    )
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
