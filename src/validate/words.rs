@@ -10,7 +10,8 @@
 //! dash between word chars ("can't", "non-violent", "18–65"), a separator
 //! between digits ("12,000", "10.5", "1/4", "12 000"), an exponent's sign
 //! ("10⁻⁶"), a soft hyphen; a sign or decimal point that starts a number
-//! ("−40", ".5"); a hyphen that ends a line inside a word ("light-⏎house",
+//! ("−40", ".5"), a comparison or a unit that holds one ("p<0.05", "50%",
+//! "20°"); a hyphen that ends a line inside a word ("light-⏎house",
 //! on both sides); and an underscore of a name, not emphasis
 //! ("TYPE_CHECKING", "__init__").
 
@@ -207,6 +208,9 @@ pub fn inside_word(s: &str, p: usize) -> bool {
     (word_char(c) && z.is_some_and(|z| joins(z, a, c)))
         // A sign or decimal point that starts the number cut after it.
         || (c.is_numeric() && signs(a) && !z.is_some_and(word_char))
+        // A number's comparison ("p<0.05") and its unit ("50%", "20°").
+        || (c.is_numeric() && matches!(a, '<' | '>' | '=' | '≤' | '≥' | '≠'))
+        || (a.is_numeric() && matches!(c, '%' | '‰' | '°'))
 }
 
 /// Does the char range `start..end` of `s` cut a word at either end?
