@@ -2,7 +2,10 @@
 //! normalization, and only where the source's own text at the span
 //! normalizes to the same words (module docs of `validate`).
 
-use super::{Normalized, Validator, char_offset, normalize, slice_chars, words};
+use super::markup::unpaired_runs;
+use super::normalize::{self, normalize_within};
+use super::{Normalized, Validator, char_offset, slice_chars, words};
+use crate::text::byte_offset;
 
 /// For each chunk, the one that directly follows it in its document: same
 /// source, its start at most `gap` chars after this one's end. `spans` are
@@ -34,7 +37,23 @@ const MAX_TRIES: usize = 64;
 
 impl Validator<'_, '_> {
     pub(super) fn norm(&self, i: usize) -> &Normalized {
-        self.norm[i].get_or_init(|| normalize(self.chunks[i].text))
+        &self.read(i).0
+    }
+
+    fn read(&self, i: usize) -> &(Normalized, Vec<usize>) {
+        self.norm[i].get_or_init(|| {
+            let text = self.chunks[i].text;
+            let literal = unpaired_runs(text);
+            (normalize::normalize_with(text, true, &literal), literal)
+        })
+    }
+
+    /// Chars `start..end` of chunk `i` normalized as the whole chunk reads
+    /// them (an emphasis run with no partner stays text).
+    pub(super) fn reads(&self, i: usize, start: usize, end: usize) -> Normalized {
+        let text = self.chunks[i].text;
+        let range = byte_offset(text, start)..byte_offset(text, end);
+        normalize_within(text, range, &self.read(i).1)
     }
 
     /// `content` as an exact substring of chunk `i` whose normalized form is
@@ -102,7 +121,7 @@ impl Validator<'_, '_> {
             let text = self.chunks[i].text;
             if clean
                 && !words::cuts_word(text, start, end)
-                && normalize(slice_chars(text, start, end)).text == needle.text
+                && self.reads(i, start, end).text == needle.text
             {
                 return Some(Hit {
                     chunk: i,

@@ -147,9 +147,7 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
         return None;
     }
     let next = s[e..].chars().next();
-    let before_open = prev == '\0'
-        || prev.is_whitespace()
-        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}');
+    let before_open = may_open_after(prev);
     if c == b'`' {
         // A code literal holds any text (``/proc/x``, ``--force``): it
         // opens before any non-space char and closes after one, as
@@ -176,6 +174,73 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
         return underscore_emphasis(s, b, e, opens).then_some(e - b);
     }
     (opens || closes).then_some(e - b)
+}
+
+/// May a run of markup open a word after the char `prev`: after
+/// whitespace, an opening bracket or quote, or at the start.
+fn may_open_after(prev: char) -> bool {
+    prev == '\0'
+        || prev.is_whitespace()
+        || matches!(prev, '(' | '[' | '{' | '"' | '\'' | '\u{201C}' | '\u{2018}')
+}
+
+/// The emphasis runs (`*`, `_`) of a source's text `s` that its reader sees
+/// as text, as a Markdown renderer shows them: a run that opens with no
+/// run of the same char closing after it in its paragraph, or a star that
+/// closes with none opening before it (`run_all(*jobs)`, `f(*args,
+/// **kwargs)`, `_private`, a footnote's star; a lone closing underscore
+/// marks a reStructuredText reference). Byte offsets, ascending. Pairing needs the whole
+/// paragraph, so only a source's text is read this way
+/// ([`super::normalize::normalize_within`]); a quote, a slice of it, is
+/// read run by run, and both of its readings are tried.
+pub fn unpaired_runs(s: &str) -> Vec<usize> {
+    let mut literal = Vec::new();
+    // Opening runs waiting for their partner: stars, underscores.
+    let mut open: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    // As normalization reads it: `prev` is the char before, markup runs
+    // skipped; `breaks` counts the line breaks of the current whitespace.
+    let (mut prev, mut last_ws, mut breaks) = ('\0', '\0', 0usize);
+    let mut b = 0;
+    while let Some(c) = s[b..].chars().next() {
+        if c.is_whitespace() {
+            breaks += usize::from(super::normalize::new_line(last_ws, c));
+            if breaks == 2 {
+                literal.extend(open.iter_mut().flat_map(|o| o.drain(..)));
+            }
+            (prev, last_ws) = (c, c);
+            b += c.len_utf8();
+            continue;
+        }
+        (breaks, last_ws) = (0, '\0');
+        if matches!(c, '*' | '_')
+            && let Some(n) = markup_run(s, b, prev)
+        {
+            let next = s[b + n..].chars().next();
+            let opens =
+                may_open_after(prev) && next.is_some_and(|d| d.is_alphanumeric() || d == '`');
+            let stack = &mut open[usize::from(c == '_')];
+            // A closing underscore with no partner ends a reStructuredText
+            // reference (`Cython_`): still not text.
+            if opens {
+                stack.push(b);
+            } else if stack.pop().is_none() && c == '*' {
+                literal.push(b);
+            }
+            b += n;
+            continue;
+        }
+        prev = c;
+        b += c.len_utf8();
+    }
+    literal.extend(open.into_iter().flatten());
+    literal.sort_unstable();
+    literal
+}
+
+/// Is the emphasis run at byte `b` of a source's text `s` read as text
+/// ([`unpaired_runs`])?
+pub fn is_unpaired(s: &str, b: usize) -> bool {
+    matches!(s.as_bytes().get(b), Some(b'*' | b'_')) && unpaired_runs(s).binary_search(&b).is_ok()
 }
 
 /// Is the run at bytes `b..e` in a word of a code literal? Inside

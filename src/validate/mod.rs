@@ -256,7 +256,7 @@ impl Validation {
         };
         self.copy_text = Some(
             hits.iter()
-                .map(|h| reader_text(slice_chars(chunks[h.chunk].text, h.start, h.end)))
+                .map(|h| reader::reader_text_within(chunks[h.chunk].text, h.start, h.end))
                 .collect::<Vec<_>>()
                 .join(sep),
         );
@@ -267,7 +267,9 @@ impl Validation {
 /// Chunks to validate snippets against, normalized lazily, once.
 pub struct Validator<'a, 'c> {
     chunks: &'c [ChunkRef<'a>],
-    norm: Vec<OnceCell<Normalized>>,
+    /// Each chunk's text normalized in context, and its emphasis runs
+    /// read as text ([`markup::unpaired_runs`]).
+    norm: Vec<OnceCell<(Normalized, Vec<usize>)>>,
     /// `next[i]`: the chunk that directly follows chunk `i` in its
     /// document (only whitespace between them), when known.
     next: Vec<Option<usize>>,
@@ -343,13 +345,18 @@ fn validate_in(
     let needle = normalize(content);
     // The quote read as literal text first, when that differs: "*args" or
     // "_private" copied from a code literal is what the page shows, and
-    // read as emphasis it would name something else.
+    // read as emphasis it would name something else. Then as a source
+    // reads it ("*not* run(*jobs)" keeps the star it does not pair), then
+    // run by run (a quote that cuts an emphasis: "not* paid").
     let literal = normalize_literal(content);
-    let needles: Vec<&Normalized> = if literal.text == needle.text {
-        vec![&needle]
-    } else {
-        vec![&literal, &needle]
-    };
+    let paired =
+        normalize::normalize_within(content, 0..content.len(), &markup::unpaired_runs(content));
+    let mut needles: Vec<&Normalized> = vec![&literal];
+    for n in [&paired, &needle] {
+        if needles.iter().all(|m| m.text != n.text) {
+            needles.push(n);
+        }
+    }
     let cited: Vec<usize> = (0..chunks.len())
         .filter(|&i| chunks[i].source_id == cited_source_id)
         .collect();
@@ -369,11 +376,14 @@ fn validate_in(
     };
 
     // 2. Verbatim, 3. normalized, in the cited source.
-    for &i in &cited {
-        if let Some(h) = corpus.exact(i, content, &needle).or_else(|| {
+    for (&i, n) in needles
+        .iter()
+        .flat_map(|n| cited.iter().map(move |i| (i, n)))
+    {
+        if let Some(h) = corpus.exact(i, content, n).or_else(|| {
             let t = content.trim();
             (t.len() != content.len())
-                .then(|| corpus.exact(i, t, &needle))
+                .then(|| corpus.exact(i, t, n))
                 .flatten()
         }) {
             return Validation::new(
@@ -410,9 +420,10 @@ fn validate_in(
         .filter(|hits| {
             let joined: Vec<String> = hits
                 .iter()
-                .map(|h| normalize(slice_chars(chunks[h.chunk].text, h.start, h.end)).text)
+                .map(|h| corpus.reads(h.chunk, h.start, h.end).text)
                 .collect();
-            joined.join(" ") == needle.text
+            let joined = joined.join(" ");
+            needles.iter().any(|n| joined == n.text)
         })
     {
         return Validation::new(
@@ -602,9 +613,7 @@ impl Validator<'_, '_> {
         let clean = (ns == 0 || norm.map[ns - 1] != norm.map[ns] || norm.text_char(ns - 1) == ' ')
             && (ne == norm.len() || norm.map[ne] != norm.map[ne - 1] || norm.text_char(ne) == ' ');
         let text = self.chunks[i].text;
-        (clean
-            && !words::cuts_word(text, start, end)
-            && normalize(slice_chars(text, start, end)).text == expect)
+        (clean && !words::cuts_word(text, start, end) && self.reads(i, start, end).text == expect)
             .then_some(Hit {
                 chunk: i,
                 start,

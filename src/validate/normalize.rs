@@ -2,6 +2,7 @@
 //! with a map from every normalized char back to the original text.
 
 use super::markup::{link_markup, literal_block_mark, markup_run, rst_link_target, rst_role};
+use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -223,17 +224,33 @@ fn char_at(s: &str, b: usize) -> char {
 
 /// Normalize `s` (see the module docs) keeping the char map.
 pub fn normalize(s: &str) -> Normalized {
-    normalize_with(s, true)
+    normalize_with(s, true, &[])
+}
+
+/// Bytes `range` of a source's text `s` normalized as its reader sees
+/// them in context: as [`normalize`], but the emphasis runs with no
+/// partner in their paragraph are text ("run_all(*jobs)" keeps its star);
+/// `literal` is [`super::markup::unpaired_runs`] of the whole `s`.
+pub fn normalize_within(s: &str, range: Range<usize>, literal: &[usize]) -> Normalized {
+    normalize_with(&s[range.clone()], true, &within(literal, range))
+}
+
+/// The offsets of `literal` inside `range`, from its start.
+pub fn within(literal: &[usize], range: Range<usize>) -> Vec<usize> {
+    let from = literal.partition_point(|&b| b < range.start);
+    let to = literal.partition_point(|&b| b < range.end);
+    literal[from..to].iter().map(|b| b - range.start).collect()
 }
 
 /// `s` normalized as literal text: every markup char is a char ("*args",
 /// "_private", backticks). A quote is read this way too, as the reader's
 /// own words: a copied "*args collects…" is what the page shows.
 pub fn normalize_literal(s: &str) -> Normalized {
-    normalize_with(s, false)
+    normalize_with(s, false, &[])
 }
 
-fn normalize_with(s: &str, markup: bool) -> Normalized {
+/// `literal`: byte offsets of emphasis runs read as text (ascending).
+pub(super) fn normalize_with(s: &str, markup: bool, literal: &[usize]) -> Normalized {
     let bytes = s.as_bytes();
     let len = bytes.len();
     let mut out = Out {
@@ -376,7 +393,10 @@ fn normalize_with(s: &str, markup: bool) -> Normalized {
             continue;
         }
         // Emphasis and code markers, link brackets and targets: not text.
-        if markup && let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b)) {
+        if markup
+            && literal.binary_search(&b).is_err()
+            && let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b))
+        {
             let n_chars = s[b..b + n].chars().count();
             b += n;
             i += n_chars;

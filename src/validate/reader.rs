@@ -1,6 +1,7 @@
 //! The source's text as a reader sees it: what a quote copies.
 
 use super::{is_line_hyphen, markup, normalize};
+use crate::text::byte_offset;
 
 /// Source text as a reader sees it, for quotes and the clipboard: no
 /// control characters (a pasted escape sequence could act on the author's
@@ -8,7 +9,24 @@ use super::{is_line_hyphen, markup, normalize};
 /// source (PDF lines, hard-wrapped prose, CRLF files) joined with single
 /// spaces; a word hyphenated across a line break is joined, as validation
 /// reads it. The words themselves are never changed.
+///
+/// A star or underscore no partner pairs in its paragraph is text
+/// ([`markup::unpaired_runs`]), so a copy read again reads the same.
 pub fn reader_text(s: &str) -> String {
+    reader_text_with(s, &markup::unpaired_runs(s))
+}
+
+/// Chars `start..end` of a source's text `s` as a reader sees them there,
+/// an emphasis run with no partner in its paragraph kept as text (what
+/// [`normalize::normalize_within`] reads): what a located quote copies.
+pub fn reader_text_within(s: &str, start: usize, end: usize) -> String {
+    let range = byte_offset(s, start)..byte_offset(s, end);
+    let literal = normalize::within(&markup::unpaired_runs(s), range.clone());
+    reader_text_with(&s[range], &literal)
+}
+
+/// `literal`: byte offsets of emphasis runs read as text (ascending).
+fn reader_text_with(s: &str, literal: &[usize]) -> String {
     let mut out = String::with_capacity(s.len());
     let (mut space, mut line_break) = (false, 0usize);
     let (mut prev, mut prev_ws) = ('\0', '\0');
@@ -49,7 +67,9 @@ pub fn reader_text(s: &str) -> String {
             line_break = 0;
             continue;
         }
-        if let Some(n) = markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b)) {
+        if literal.binary_search(&b).is_err()
+            && let Some(n) = markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b))
+        {
             skip = s[b..b + n].chars().count() - 1;
             // A hyphen ends a word across a line only when a letter comes
             // straight after the break, as validation reads it: "light-\n

@@ -43,17 +43,15 @@ fn char_range(hay: &str, needle: &str) -> (usize, usize) {
     (s, s + needle.chars().count())
 }
 
-fn span_text<'a>(chunks: &[ChunkRef<'a>], sp: &Span) -> &'a str {
-    let c = chunks.iter().find(|c| c.id == sp.chunk_id).unwrap();
-    slice_chars(c.text, sp.start, sp.end)
-}
-
 /// copy_text is the chunk's own text at the spans.
 fn check_copy(chunks: &[ChunkRef<'_>], v: &Validation) {
     let expected: Vec<String> = v
         .spans
         .iter()
-        .map(|s| reader_text(span_text(chunks, s)))
+        .map(|s| {
+            let c = chunks.iter().find(|c| c.id == s.chunk_id).unwrap();
+            super::reader::reader_text_within(c.text, s.start, s.end)
+        })
         .collect();
     assert_eq!(v.copy_text.as_deref(), Some(expected.join(" … ").as_str()));
 }
@@ -576,10 +574,25 @@ proptest! {
         let v = validate(&snippet, "s", &cs, &cfg);
         let ns = normalize(&snippet).text;
         if v.status == Status::Validated {
-            prop_assert!(normalize(&text).text.contains(&ns), "{:?} / {:?}", snippet, text);
+            // The source as its reader sees it, in context, holds one of
+            // the snippet's readings, and reads so at the span.
+            let literal = markup::unpaired_runs(&text);
+            let read = |r: std::ops::Range<usize>| {
+                normalize::normalize_within(&text, r, &literal).text
+            };
+            let readings = [
+                ns.clone(),
+                normalize_literal(&snippet).text,
+                normalize::normalize_within(
+                    &snippet, 0..snippet.len(), &markup::unpaired_runs(&snippet),
+                ).text,
+            ];
+            let whole = read(0..text.len());
+            prop_assert!(readings.iter().any(|r| whole.contains(r.as_str())), "{:?} / {:?}", snippet, text);
             let sp = &v.spans[0];
             prop_assert_eq!(&sp.chunk_id, "c#0");
-            prop_assert_eq!(normalize(slice_chars(&text, sp.start, sp.end)).text, ns.clone());
+            let at = read(crate::text::byte_offset(&text, sp.start)..crate::text::byte_offset(&text, sp.end));
+            prop_assert!(readings.contains(&at), "{:?} / {:?}", snippet, at);
         }
         // Whatever the verdict, spans point inside their chunk and
         // copy_text is the chunk's text there.
@@ -1377,6 +1390,73 @@ proptest! {
     }
 }
 
+/// A star or underscore that no partner pairs in its paragraph is text, as
+/// a Markdown page shows it (in code, a footnote, `_private`): a quote that
+/// drops it is not the source's, and the copy keeps it. Paired emphasis is
+/// still markup, and a lone closing underscore is a reStructuredText
+/// reference's mark.
+#[test]
+fn stars_no_partner_pairs_are_text() {
+    let unpaired = markup::unpaired_runs;
+    let s = "Run run_all(*jobs) and stop(*jobs).";
+    assert_eq!(
+        unpaired(s),
+        [s.find("*jobs").unwrap(), s.rfind("*jobs").unwrap()]
+    );
+    assert!(unpaired("was *not* paid, **twice** over, _very_ much").is_empty());
+    assert!(unpaired("*two\nwords* and __init__ and Cython_ and snake_case").is_empty());
+    assert_eq!(unpaired("*one\n\ntwo*"), [0, 9]);
+    assert_eq!(unpaired("_private and f(**kw)"), [0, 15]);
+    assert_eq!(unpaired("note* here"), [4]);
+
+    let text = "```python\nreturn func(*args, **kwargs) if ready else fallback(*extra)\n```\n\n\
+                The keeper was *not* paid that year.";
+    let cs = [ChunkRef {
+        id: "c#0",
+        source_id: "c",
+        text,
+    }];
+    let cfg = ValidateConfig {
+        min_words: 1,
+        ..cfg()
+    };
+    let shown = "return func(*args, **kwargs) if ready else fallback(*extra)";
+    let v = validate(shown, "c", &cs, &cfg);
+    assert_eq!(v.verdict, Verdict::Verbatim, "{v:?}");
+    assert_eq!(v.copy_text.as_deref(), Some(shown));
+    for wrong in [
+        "return func(args, kwargs) if ready else fallback(extra)",
+        "func(args, **kwargs)",
+        "else fallback(extra)",
+    ] {
+        let v = validate(wrong, "c", &cs, &cfg);
+        assert_ne!(v.status, Status::Validated, "{wrong}: {v:?}");
+    }
+    for right in ["The keeper was not paid", "was *not* paid that year."] {
+        let v = validate(right, "c", &cs, &cfg);
+        assert_eq!(v.status, Status::Validated, "{right}: {v:?}");
+        assert_eq!(
+            v.copy_text.as_deref(),
+            Some(right.replace('*', "").as_str())
+        );
+    }
+    // A name's leading underscore: "private" is not a quote of "_private".
+    let text = "Call _private helper now";
+    let cs = [ChunkRef {
+        id: "c#0",
+        source_id: "c",
+        text,
+    }];
+    assert_ne!(
+        validate("private helper now", "c", &cs, &cfg).status,
+        Status::Validated
+    );
+    assert_eq!(
+        validate("_private helper now", "c", &cs, &cfg).status,
+        Status::Validated
+    );
+}
+
 /// In a code literal a star or an underscore is a char the reader sees:
 /// ``` ``*args`` ``` reads "*args", and a quote of it copies "*args", whether
 /// it was given with the backticks or as the page shows it; emphasis
@@ -1448,14 +1528,16 @@ fn code_literals_keep_their_stars_and_underscores() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// Random words as plain words, emphasis and code literals holding
-    /// stars and underscores: the words the reader sees of any window
+    /// Random words as plain words, emphasis, code literals holding stars
+    /// and underscores, and stars and underscores no partner pairs (text,
+    /// as a Markdown page shows them): the words the reader sees of any window
     /// validate and copy exactly as seen, given as seen or as written; a
-    /// window with a literal's underscore dropped never validates.
+    /// window with a literal's underscore or a text star dropped never
+    /// validates.
     #[test]
     fn code_literals_read_as_shown(
         words in proptest::collection::vec(0usize..8, 6..24),
-        marks in proptest::collection::vec(0usize..7, 24),
+        marks in proptest::collection::vec(0usize..10, 24),
         from in 0usize..6, len in 4usize..10,
     ) {
         const W: [&str; 8] = ["keeper", "light", "484", "fog", "signal", "rock", "Leith", "tower"];
@@ -1470,6 +1552,10 @@ proptest! {
                 4 => (format!("``_{w}``"), format!("_{w}"), Some(w.to_string())),
                 5 => (format!("`f(*{w})`,"), format!("f(*{w}),"), None),
                 6 => (format!("``{w}_``"), format!("{w}_"), Some(w.to_string())),
+                // Stars and an underscore no partner pairs: text.
+                7 => (format!("run(*{w})"), format!("run(*{w})"), Some(format!("run({w})"))),
+                8 => (format!("f(**{w}),"), format!("f(**{w}),"), Some(format!("f({w}),"))),
+                9 => (format!("_{w}"), format!("_{w}"), Some(w.to_string())),
                 _ => (w.to_string(), w.to_string(), None),
             });
         }

@@ -73,7 +73,7 @@ fn name_underscore(s: &str, b: usize) -> bool {
     // Normalization reads on past code markers with the char before them.
     let before = s[..start].trim_end_matches('`');
     let prev = before.chars().next_back().unwrap_or('\0');
-    markup::markup_run(s, start, prev).is_none()
+    markup::markup_run(s, start, prev).is_none() || markup::is_unpaired(s, start)
 }
 
 /// The visible chars of `s` before byte `b`, nearest first: invisible
@@ -143,9 +143,12 @@ fn continues_a_broken_word(before: &str) -> bool {
         && tail.next().is_some_and(char::is_alphabetic)
 }
 
-/// Markup at byte `b` (after the visible char `prev`): its length.
+/// Markup at byte `b` (after the visible char `prev`): its length. An
+/// emphasis run with no partner is text, as the source reads it.
 fn markup_at(s: &str, b: usize, prev: char) -> Option<usize> {
-    markup::markup_run(s, b, prev).or_else(|| markup::link_markup(s, b))
+    markup::markup_run(s, b, prev)
+        .filter(|_| !markup::is_unpaired(s, b))
+        .or_else(|| markup::link_markup(s, b))
 }
 
 /// The start of markup that ends right at byte `b`: a run of `*`, `_` or
