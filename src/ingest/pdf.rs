@@ -8,6 +8,7 @@
 
 use super::{BlockKind, Extracted};
 use lopdf::{Dictionary, Document, Object};
+use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
 mod hyphen;
 mod layout;
@@ -21,38 +22,104 @@ use hyphen::Vocabulary;
 /// page labels: a page laid out in two columns in reading order (see
 /// [`layout`]), any other page as pdf-extract's `PlainTextOutput` writes it
 /// (the order of the content stream); with them, the first page's title as its type sizes show it
-/// ([`layout::display_title`]).
+/// ([`layout::display_title`]). One pass over the page tree (asking for
+/// each page by its number walks the tree each time: quadratic in the page
+/// count); from a page pdf-extract gives up on, a page at a time, that
+/// page from its own UTF-16 strings if that is what it holds.
 fn read_pages(doc: &Document) -> (Vec<String>, Option<String>) {
-    let mut pages = Vec::new();
-    let mut title = None;
-    for n in 1u32.. {
-        let mut text = String::new();
-        let mut out = layout::Recorder::new(&mut text);
-        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pdf_extract::output_doc_page(doc, &mut out, n)
-        }));
-        match read {
-            Ok(Ok(())) => {}
-            Ok(Err(_)) => break,
-            // pdf-extract gave up on this page (a font it cannot map): the
-            // page's own UTF-16 strings, if that is what it holds.
-            Err(panic) => match ucs2::page_text(doc, n) {
-                Some(t) => {
-                    pages.push(t);
-                    continue;
-                }
-                None => std::panic::resume_unwind(panic),
-            },
+    let mut book = Book::default();
+    let whole = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pdf_extract::output_doc(doc, &mut book)
+    }));
+    // An error ends the document where it happened, as it always has.
+    if whole.is_err() {
+        for n in book.pages.len() as u32 + 1.. {
+            book.page = None;
+            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pdf_extract::output_doc_page(doc, &mut book, n)
+            }));
+            match read {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => break,
+                Err(panic) => match ucs2::page_text(doc, n) {
+                    Some(t) => book.pages.push(t),
+                    None => std::panic::resume_unwind(panic),
+                },
+            }
         }
+    }
+    (book.pages, book.title)
+}
+
+/// Pages as they are read: each by a fresh [`layout::Recorder`], as if read
+/// alone, then laid out.
+#[derive(Default)]
+struct Book {
+    pages: Vec<String>,
+    title: Option<String>,
+    /// The page being read: its number, text and recorder.
+    page: Option<(u32, layout::Written, layout::Recorder)>,
+}
+
+impl Book {
+    fn recorder(&mut self) -> Option<&mut layout::Recorder> {
+        self.page.as_mut().map(|p| &mut p.2)
+    }
+}
+
+impl OutputDev for Book {
+    fn begin_page(
+        &mut self,
+        n: u32,
+        media_box: &MediaBox,
+        art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        let text = layout::Written::default();
+        let mut out = layout::Recorder::new(text.clone());
+        out.begin_page(n, media_box, art_box)?;
+        self.page = Some((n, text, out));
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        let Some((n, text, mut out)) = self.page.take() else {
+            return Ok(());
+        };
+        out.end_page()?;
         let runs = std::mem::take(&mut out.runs);
         if n == 1 {
-            title = layout::display_title(&runs, out.page);
+            self.title = layout::display_title(&runs, out.page);
         }
         let columns = layout::two_columns(&runs, out.page);
-        drop(out);
-        pages.push(columns.unwrap_or(text));
+        self.pages.push(columns.unwrap_or_else(|| text.take()));
+        Ok(())
     }
-    (pages, title)
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        match self.recorder() {
+            Some(r) => r.output_character(trm, width, spacing, font_size, char),
+            None => Ok(()),
+        }
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        self.recorder().map_or(Ok(()), |r| r.begin_word())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        self.recorder().map_or(Ok(()), |r| r.end_word())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        self.recorder().map_or(Ok(()), |r| r.end_line())
+    }
 }
 
 pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {

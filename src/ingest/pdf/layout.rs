@@ -14,7 +14,9 @@
 //! and then the right column's lines between them. A page without a gutter
 //! keeps the plain text, character for character.
 
-use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
+use pdf_extract::{ConvertToFmt, MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A run of text on one line, as the content stream draws it: broken where
 /// `PlainTextOutput` would start a new line, and at a wide horizontal jump
@@ -44,9 +46,34 @@ const GAP_EM: f64 = 1.2;
 /// A jump back to the left on the same line of more than this starts one too.
 const BACK_EM: f64 = 1.0;
 
+/// The text `PlainTextOutput` writes, kept where the reader can take it
+/// (the output owns its writer).
+#[derive(Clone, Default)]
+pub(crate) struct Written(Rc<RefCell<String>>);
+
+impl Written {
+    pub fn take(&self) -> String {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl std::fmt::Write for Written {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.borrow_mut().push_str(s);
+        Ok(())
+    }
+}
+
+impl ConvertToFmt for Written {
+    type Writer = Written;
+    fn convert(self) -> Written {
+        self
+    }
+}
+
 /// An `OutputDev` that writes `PlainTextOutput`'s text and records runs.
-pub(crate) struct Recorder<'a> {
-    plain: PlainTextOutput<&'a mut String>,
+pub(crate) struct Recorder {
+    plain: PlainTextOutput<Written>,
     height: f64,
     /// The page's media box: left, bottom, right, top.
     pub page: (f64, f64, f64, f64),
@@ -56,8 +83,8 @@ pub(crate) struct Recorder<'a> {
     last_y: f64,
 }
 
-impl<'a> Recorder<'a> {
-    pub fn new(text: &'a mut String) -> Self {
+impl Recorder {
+    pub fn new(text: Written) -> Self {
         Recorder {
             plain: PlainTextOutput::new(text),
             height: 0.0,
@@ -70,7 +97,7 @@ impl<'a> Recorder<'a> {
     }
 }
 
-impl OutputDev for Recorder<'_> {
+impl OutputDev for Recorder {
     fn begin_page(
         &mut self,
         page_num: u32,
