@@ -11,8 +11,11 @@ const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
     "select", "form", "footer", "del", "s", "strike",
 ];
-/// Skipped elements the page shows: their place is marked.
-const SHOWN: &[&str] = &["svg", "iframe", "object", "button", "select"];
+/// Elements the page shows but that are not text (skipped, or with no
+/// text of their own: an image, a form field): their place is marked.
+const SHOWN: &[&str] = &[
+    "svg", "iframe", "object", "button", "select", "img", "input", "canvas",
+];
 const BLOCK: &[&str] = &[
     "p",
     "div",
@@ -91,13 +94,15 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                if SKIP.contains(&name) || hidden(el) {
-                    // Shown, but not read as text (a button, a drawing):
+                let shown_only = SHOWN.contains(&name) && !SKIP.contains(&name);
+                if SKIP.contains(&name) || hidden(el) || shown_only {
+                    // Shown, but not read as text (a button, an image):
                     // an object mark stands in its place, so that the words
                     // either side never read as one passage ("is
                     // <button>not</button> recommended" is not "is
                     // recommended").
-                    if SHOWN.contains(&name) && !buf.trim().is_empty() {
+                    let field = name == "input" && el.attr("type") == Some("hidden");
+                    if SHOWN.contains(&name) && !hidden(el) && !field && !buf.trim().is_empty() {
                         buf.push_str(" \u{FFFC} ");
                     }
                     continue;
@@ -229,6 +234,8 @@ mod tests {
              <p>Keepers were <span hidden>not</span> paid; the lamp <span \
              style=\"display: none\">never</span> burned.</p>\
              <p>The vaccine is <button>not</button> recommended.</p>\
+             <p>It is <img src=\"n.png\" alt=\"not\"> safe to <input value=\"never\"> swim\
+             <input type=\"hidden\" value=\"x\"><img hidden src=\"y.png\"> here.</p>\
              <p>The lamp was <del>not</del> <s>never</s> safe.</p>\
              <p>It cost 12&#8239;000 francs and 3&nbsp;500 books, for&nbsp;all.</p>",
         );
@@ -237,6 +244,7 @@ mod tests {
             "A culture of 10⁶ cells drank H₂O, 10⁻⁴, 19th century¹.\n\n\
              Keepers were paid; the lamp burned.\n\n\
              The vaccine is \u{FFFC} recommended.\n\n\
+             It is \u{FFFC} safe to \u{FFFC} swim here.\n\n\
              The lamp was safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
         );
@@ -308,6 +316,63 @@ mod tests {
             html.push_str("</p>");
             let ex = extract(&html);
             proptest::prop_assert_eq!(ex.text, super::super::collapse_ws(&plain));
+        }
+
+        /// What the page shows between two words that is not text (an
+        /// image, a form field, a button, a drawing) keeps them apart: a
+        /// quote of words across it never validates, one of words on one
+        /// side of it does.
+        #[test]
+        fn words_either_side_of_a_shown_element_never_join(
+            words in proptest::collection::vec(0usize..6, 4..16),
+            shown in proptest::collection::vec(proptest::option::weighted(0.3, 0usize..8), 16),
+            from in 0usize..12, len in 2usize..8,
+        ) {
+            use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
+            const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
+            const E: [&str; 8] = [
+                "<img src=\"a.png\" alt=\"not\">", "<input value=\"never\">",
+                "<button>not</button>", "<select><option>no</option></select>",
+                "<svg><text>not</text></svg>", "<canvas>never</canvas>",
+                "<iframe src=\"x\"></iframe>", "<object data=\"x\">not</object>",
+            ];
+            let mut html = String::from("<p>Here");
+            // After each word: is an element shown after it?
+            let mut apart = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                html.push(' ');
+                html.push_str(W[*w]);
+                if let Some(e) = shown[i] {
+                    html.push(' ');
+                    html.push_str(E[e]);
+                }
+                apart.push(shown[i].is_some());
+            }
+            html.push_str(" here.</p>");
+            let ex = extract(&html);
+            let end = (from + len).min(words.len());
+            proptest::prop_assume!(end >= from + 2);
+            let quote: Vec<&str> = words[from..end].iter().map(|w| W[*w]).collect();
+            let chunks = [ChunkRef { id: "h#0", source_id: "h", text: &ex.text }];
+            let cfg = ValidateConfig { min_words: 1, ..ValidateConfig::default() };
+            let v = validate(&quote.join(" "), "h", &chunks, &cfg);
+            let across = apart[from..end - 1].iter().any(|&a| a);
+            if across {
+                // Unless the same words also stand together elsewhere,
+                // between two shown elements.
+                let together = format!(" {} ", quote.join(" "));
+                let mut runs = vec![String::from(" Here ")];
+                for (i, w) in words.iter().enumerate() {
+                    runs.last_mut().unwrap().push_str(&format!("{} ", W[*w]));
+                    if apart[i] {
+                        runs.push(" ".into());
+                    }
+                }
+                let elsewhere = runs.iter().any(|r| r.contains(&together));
+                proptest::prop_assert!(v.status != Status::Validated || elsewhere, "{} in {:?}", together, ex.text);
+            } else {
+                proptest::prop_assert_eq!(v.status, Status::Validated, "{:?}", ex.text);
+            }
         }
     }
 }
