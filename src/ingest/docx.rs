@@ -133,6 +133,13 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                 b"r" => (hidden, raised) = (false, None),
                 b"rPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
+                // A picture or an embedded object in the line (not a
+                // floating one, anchored beside the text): shown, not text.
+                // A mark stands in its place, so that the words either
+                // side never read as one passage.
+                b"inline" | b"object" if deleted == 0 && !hidden && !para.trim().is_empty() => {
+                    para.push_str(" \u{FFFC} ");
+                }
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
                         level = style_level(&v);
@@ -269,6 +276,67 @@ pub(crate) mod tests {
 <w:p><w:del><w:r><w:t>Gone entirely.</w:t></w:r></w:del><w:r><w:t>Kept.</w:t></w:r></w:p>"#;
         let ex = extract(&make_docx(body), 1 << 20).unwrap();
         assert_eq!(ex.text, "The keeper was paid in full.\n\nKept.");
+    }
+
+    /// A picture or object in the line leaves a mark; a floating one does
+    /// not interrupt the text.
+    #[test]
+    fn a_picture_in_the_line_leaves_a_mark() {
+        let pic = |how: &str| {
+            format!(
+                r#"<w:r><w:drawing><wp:{how}><a:graphic><a:graphicData><pic:pic/></a:graphicData></a:graphic></wp:{how}></w:drawing></w:r>"#
+            )
+        };
+        let body = format!(
+            r#"<w:p><w:r><w:t xml:space="preserve">The lamp is </w:t></w:r>{}<w:r><w:t xml:space="preserve"> safe; the </w:t></w:r>{}<w:r><w:t xml:space="preserve"> tower </w:t></w:r><w:r><w:object><v:shape/></w:object></w:r><w:r><w:t xml:space="preserve"> stands.</w:t></w:r></w:p>"#,
+            pic("inline"),
+            pic("anchor")
+        );
+        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+        assert_eq!(
+            crate::text::collapse_ws(&ex.text),
+            "The lamp is \u{FFFC} safe; the tower \u{FFFC} stands."
+        );
+    }
+
+    proptest::proptest! {
+        /// Words either side of a picture or object in the line never
+        /// validate as one quote; words between two of them do.
+        #[test]
+        fn words_either_side_of_a_picture_never_join(
+            words in proptest::collection::vec(0usize..5, 3..12),
+            pics in proptest::collection::vec(proptest::bool::weighted(0.3), 12),
+            from in 0usize..10, len in 2usize..6,
+        ) {
+            use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
+            const W: [&str; 5] = ["keeper", "lamp", "never", "not", "safe"];
+            let mut body = String::from(r#"<w:p><w:r><w:t>Here</w:t></w:r>"#);
+            for (i, w) in words.iter().enumerate() {
+                body.push_str(&format!(r#"<w:r><w:t xml:space="preserve"> {}</w:t></w:r>"#, W[*w]));
+                if pics[i] {
+                    body.push_str(r#"<w:r><w:drawing><wp:inline><pic:pic/></wp:inline></w:drawing></w:r>"#);
+                }
+            }
+            body.push_str("</w:p>");
+            let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+            let end = (from + len).min(words.len());
+            proptest::prop_assume!(end >= from + 2);
+            let quote: Vec<&str> = words[from..end].iter().map(|w| W[*w]).collect();
+            let together = format!(" {} ", quote.join(" "));
+            // The runs of words between pictures: where the quote may stand.
+            let mut runs = vec![String::from(" Here ")];
+            for (i, w) in words.iter().enumerate() {
+                runs.last_mut().unwrap().push_str(&format!("{} ", W[*w]));
+                if pics[i] {
+                    runs.push(" ".into());
+                }
+            }
+            let chunks = [ChunkRef { id: "d#0", source_id: "d", text: &ex.text }];
+            let cfg = ValidateConfig { min_words: 1, ..ValidateConfig::default() };
+            let v = validate(&quote.join(" "), "d", &chunks, &cfg);
+            let stands = runs.iter().any(|r| r.contains(&together));
+            proptest::prop_assert_eq!(v.status == Status::Validated, stands, "{:?}", ex.text);
+        }
     }
 
     #[test]
