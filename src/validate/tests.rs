@@ -1681,3 +1681,24 @@ fn a_hyphen_joins_across_one_line_break_after_a_letter() {
     assert_eq!(v.status, Status::Validated, "{v:?}");
     assert_eq!(v.copy_text.as_deref(), Some("A 10- fold rise."));
 }
+
+/// The mark ingest leaves where a page shows something that is not text (an
+/// image, a button) keeps the words either side apart.
+#[test]
+fn an_object_mark_keeps_words_apart() {
+    let text = "The vaccine is \u{FFFC} recommended for every keeper.";
+    let cs = [ChunkRef {
+        id: "c#0",
+        source_id: "c",
+        text,
+    }];
+    let v = validate(
+        "The vaccine is recommended for every keeper.",
+        "c",
+        &cs,
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+    let v = validate("recommended for every keeper.", "c", &cs, &cfg());
+    assert_eq!(v.status, Status::Validated, "{v:?}");
+}
