@@ -201,6 +201,26 @@ pub fn sanitize_for_terminal(s: &str, keep_lines: bool) -> String {
         .collect()
 }
 
+/// `text` with what a reader is never shown (a comment) blanked: every
+/// byte of each range but line breaks becomes a space, so lines and byte
+/// offsets stay; a range marked `true` (inside a line of text) starts with
+/// an object mark `\u{FFFC}` instead, so the words either side never read
+/// as one passage. Ranges hold whole chars; a marked one at least 3 bytes.
+pub fn blank_out(text: String, ranges: &[(Range<usize>, bool)]) -> String {
+    let mut bytes = text.into_bytes();
+    for (r, mark) in ranges {
+        for b in &mut bytes[r.clone()] {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
+        }
+        if *mark && r.len() >= 3 {
+            bytes[r.start..r.start + 3].copy_from_slice("\u{FFFC}".as_bytes());
+        }
+    }
+    String::from_utf8(bytes).expect("spaces and marks for whole chars")
+}
+
 /// Runs of whitespace as one space, trimmed. A no-break, narrow no-break,
 /// figure or thin space between digits stays: it groups thousands ("12 000"
 /// is one number, not "12" and "000").

@@ -5,17 +5,15 @@
 use super::{BlockKind, Extracted};
 use scraper::{Html, Node};
 
-/// Not text: chrome, and deleted text (`<del>`, `<s>`, `<strike>`: struck
-/// out, as a Word document's tracked deletions are).
+/// Not text: chrome, deleted text (`<del>`, `<s>`, `<strike>`: struck
+/// out, as a Word document's tracked deletions are), and what the page
+/// shows that is not text (an image, a form field, a button, a drawing).
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
-    "select", "form", "footer", "del", "s", "strike",
+    "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas",
 ];
-/// Elements the page shows but that are not text (skipped, or with no
-/// text of their own: an image, a form field): their place is marked.
-const SHOWN: &[&str] = &[
-    "svg", "iframe", "object", "button", "select", "img", "input", "canvas",
-];
+/// Skipped elements a reader never sees in the page: no mark.
+const NEVER_SHOWN: &[&str] = &["script", "style", "noscript", "template", "head"];
 const BLOCK: &[&str] = &[
     "p",
     "div",
@@ -94,15 +92,16 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                let shown_only = SHOWN.contains(&name) && !SKIP.contains(&name);
-                if SKIP.contains(&name) || hidden(el) || shown_only {
-                    // Shown, but not read as text (a button, an image):
+                if SKIP.contains(&name) || hidden(el) {
+                    // Not read as text, but maybe shown (a button, an
+                    // image, struck-out words, an element whose hiding
+                    // style a stylesheet or a later declaration undoes):
                     // an object mark stands in its place, so that the words
                     // either side never read as one passage ("is
                     // <button>not</button> recommended" is not "is
                     // recommended").
                     let field = name == "input" && el.attr("type") == Some("hidden");
-                    if SHOWN.contains(&name) && !hidden(el) && !field && !buf.trim().is_empty() {
+                    if !NEVER_SHOWN.contains(&name) && !field && !buf.trim().is_empty() {
                         buf.push_str(" \u{FFFC} ");
                     }
                     continue;
@@ -242,10 +241,10 @@ mod tests {
         assert_eq!(
             ex.text,
             "A culture of 10⁶ cells drank H₂O, 10⁻⁴, 19th century¹.\n\n\
-             Keepers were paid; the lamp burned.\n\n\
+             Keepers were \u{FFFC} paid; the lamp \u{FFFC} burned.\n\n\
              The vaccine is \u{FFFC} recommended.\n\n\
-             It is \u{FFFC} safe to \u{FFFC} swim here.\n\n\
-             The lamp was safe.\n\n\
+             It is \u{FFFC} safe to \u{FFFC} swim \u{FFFC} here.\n\n\
+             The lamp was \u{FFFC} \u{FFFC} safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
         );
     }

@@ -15,8 +15,17 @@ pub fn extract(text: &str) -> Extracted {
     let mut para_depth = 0usize;
     // For list items: start offset, and whether a paragraph or nested list was seen.
     let mut items: Vec<(usize, bool)> = Vec::new();
+    // HTML comments, which the page does not show, and whether each is
+    // inside a line of text.
+    let mut comments = Vec::new();
     for (event, range) in Parser::new(text).into_offset_iter() {
         match event {
+            Event::Start(Tag::HtmlBlock)
+                if text[range.clone()].trim_start().starts_with("<!--") =>
+            {
+                comments.push((range, false));
+            }
+            Event::InlineHtml(t) if t.starts_with("<!--") => comments.push((range, true)),
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((range.start, range.end, level_num(level), String::new()));
             }
@@ -79,6 +88,7 @@ pub fn extract(text: &str) -> Extracted {
         }
     }
     out.blocks.sort_by_key(|b| b.start);
+    out.text = crate::text::blank_out(out.text, &comments);
     out
 }
 
@@ -112,6 +122,25 @@ fn level_num(l: HeadingLevel) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_comments_are_not_text() {
+        let text = "# Notes\n\n<!-- a note\nto myself -->\n\nThe keepers can<!-- x -->not leave.\n\n`<!-- code -->` stays.\n";
+        let ex = extract(text);
+        assert_eq!(ex.text.len(), text.len());
+        assert_eq!(ex.text.lines().count(), text.lines().count());
+        assert!(
+            !ex.text.contains("note") && !ex.text.contains("myself"),
+            "{}",
+            ex.text
+        );
+        assert!(
+            ex.text.contains("The keepers can\u{FFFC}       not leave."),
+            "{}",
+            ex.text
+        );
+        assert!(ex.text.contains("`<!-- code -->` stays."), "{}", ex.text);
+    }
 
     #[test]
     fn headings_paragraphs_and_lists_keep_file_offsets() {

@@ -206,15 +206,8 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
         i = j.max(i + 1);
     }
     if !comments.is_empty() {
-        let mut bytes = std::mem::take(&mut out.text).into_bytes();
-        for r in comments {
-            for b in &mut bytes[r] {
-                if !matches!(*b, b'\n' | b'\r') {
-                    *b = b' ';
-                }
-            }
-        }
-        out.text = String::from_utf8(bytes).expect("ASCII spaces for whole chars");
+        let comments: Vec<_> = comments.into_iter().map(|r| (r, false)).collect();
+        out.text = crate::text::blank_out(std::mem::take(&mut out.text), &comments);
     }
     out
 }

@@ -29,6 +29,14 @@ fn joins(l: char, j: char, r: char) -> bool {
     match j {
         // Between digits: "12,000", "10.5", "1·5", "12/05/1811", "1:1000",
         // "3×4", "10^6", and thousands grouped by a thin or no-break space.
+        // A Catalan middle dot ("col·lecció"), an ampersand ("AT&T").
+        '\u{00B7}' if l.is_alphabetic() && r.is_alphabetic() => true,
+        '&' => word_char(l) && word_char(r),
+        // Markup the page does not show, written inside a word: an HTML tag
+        // or character reference in Markdown ("un<b>safe</b>",
+        // "10<sup>6</sup>", "un&shy;safe").
+        '<' => word_char(l) && (r.is_ascii_alphabetic() || r == '/' || r == '!'),
+        '>' | ';' => (l.is_ascii_alphanumeric() || matches!(l, '"' | '\'' | '/')) && word_char(r),
         ','
         | '.'
         | '\u{00B7}'
@@ -58,6 +66,15 @@ fn joins(l: char, j: char, r: char) -> bool {
 fn signs(c: char) -> bool {
     matches!(c, '+' | '.' | '\u{00B1}' | '~' | '\u{2248}')
         || super::normalize::dash_kind(c) == Some(false)
+        || currency(c)
+}
+
+/// A currency sign or a number sign before a number: "$5", "£12", "#3".
+fn currency(c: char) -> bool {
+    matches!(
+        c,
+        '$' | '£' | '€' | '¥' | '¢' | '#' | '\u{20A0}'..='\u{20CF}'
+    )
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
@@ -189,6 +206,21 @@ pub fn inside_word(s: &str, p: usize) -> bool {
             return true;
         }
     }
+    // Single letters joined by full stops: "p.m.", "e.g.", "U.S.".
+    if (raw_c == Some('.') && abbreviation_dot(s, b))
+        || (raw_a == Some('.') && abbreviation_dot(s, b - 1))
+    {
+        return true;
+    }
+    // Stars between two word chars with no space: emphasis inside a word
+    // ("**im**possible" reads "impossible") or a product ("2*3"): one word.
+    let (l, r) = (s[..b].trim_end_matches('*'), s[b..].trim_start_matches('*'));
+    if l.len() + r.len() < s.len()
+        && l.chars().next_back().is_some_and(word_char)
+        && r.chars().next().is_some_and(word_char)
+    {
+        return true;
+    }
     let mut left = before(s, b);
     let mut right = after(s, b);
     let (Some(a), Some(c)) = (left.next(), right.next()) else {
@@ -214,6 +246,16 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         // A number's comparison ("p<0.05") and its unit ("50%", "20°").
         || (c.is_numeric() && matches!(a, '<' | '>' | '=' | '≤' | '≥' | '≠'))
         || (a.is_numeric() && matches!(c, '%' | '‰' | '°'))
+}
+
+/// Is the byte `d` of `s` a full stop between two single letters ("p.m.",
+/// "e.g.", "U.S."), not a path's ("curses.wrapper") or a sentence's end?
+fn abbreviation_dot(s: &str, d: usize) -> bool {
+    fn single(mut chars: impl Iterator<Item = char>) -> bool {
+        chars.next().is_some_and(char::is_alphabetic)
+            && !chars.next().is_some_and(char::is_alphabetic)
+    }
+    s.as_bytes().get(d) == Some(&b'.') && single(s[..d].chars().rev()) && single(s[d + 1..].chars())
 }
 
 /// Does the char range `start..end` of `s` cut a word at either end?
