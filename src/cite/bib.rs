@@ -116,6 +116,7 @@ impl Bibliography {
     /// BibTeX or BibLaTeX text. An entry hayagriva cannot convert is
     /// reported and left out; a file that does not parse is an error.
     pub fn from_biblatex(text: &str) -> Result<Bibliography> {
+        super::bomb::check(text)?;
         let parsed = biblatex::Bibliography::parse(text).map_err(|e| {
             let line = text[..e.span.start.min(text.len())].matches('\n').count() + 1;
             anyhow!("line {line}: {}", e.kind)

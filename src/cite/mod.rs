@@ -19,6 +19,7 @@
 //! (`/PageLabels`), else the physical page numbers.
 
 pub mod bib;
+mod bomb;
 pub mod check;
 pub mod style;
 mod title;
