@@ -292,14 +292,16 @@ impl Session {
 
     /// Check quotes (from JSON lines or a draft) against the whole index,
     /// and their citations against `citing` (a bibliography tied to the
-    /// sources) when given.
+    /// sources) when given; `draft`: the draft's own source id, when it is
+    /// kept among the sources ([`crate::verify::verify_with`]).
     pub fn verify(
         &self,
         quotes: &[QuoteInput],
         citing: Option<&crate::verify::Citing<'_>>,
+        draft: Option<&str>,
     ) -> Result<Vec<QuoteResult>> {
         let index = self.index()?;
-        crate::verify::verify_with(&index, self.embedder(), quotes, &self.config, citing)
+        crate::verify::verify_with(&index, self.embedder(), quotes, &self.config, citing, draft)
     }
 
     /// Run a question set through the pipeline (retrieval and refusals).

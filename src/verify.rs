@@ -93,6 +93,34 @@ pub struct Quotes {
 /// Parse an input file: JSON lines when every non-blank line is a JSON
 /// object with a "quote"; otherwise a draft whose quotations are extracted.
 pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // JSON that is not one object a line (an array, an object over
+    // several lines) is not a draft: read as one, its "source" would be
+    // lost without a word.
+    if text.trim_start().starts_with(['[', '{'])
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(text)
+    {
+        let (items, first) = match v {
+            serde_json::Value::Array(items) => (items, None),
+            one => (vec![one], text.lines().position(|l| !l.trim().is_empty())),
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.into_iter().enumerate() {
+            let at = first.map_or(format!("item {}", i + 1), |l| format!("line {}", l + 1));
+            let mut q: QuoteInput = serde_json::from_value(item).map_err(|e| {
+                anyhow::anyhow!("{at}: not a quote object ({e}); expected {{\"quote\": \"…\", \"source\": \"…\"}}")
+            })?;
+            if q.quote.trim().is_empty() {
+                bail!("{at}: the quote is empty");
+            }
+            q.line = first.map(|l| l + 1);
+            out.push(q);
+        }
+        return Ok(Quotes {
+            check: out,
+            too_short: Vec::new(),
+        });
+    }
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -243,18 +271,21 @@ pub fn verify(
     quotes: &[QuoteInput],
     cfg: &Config,
 ) -> Result<Vec<QuoteResult>> {
-    verify_with(index, embedder, quotes, cfg, None)
+    verify_with(index, embedder, quotes, cfg, None, None)
 }
 
 /// [`verify`], and with a bibliography, each quote's citation checked
 /// against the work it names ([`crate::cite::check`]): the quote is
-/// validated against that work's sources.
+/// validated against that work's sources. `draft`: the source id of the
+/// draft itself when it is kept among the sources: it would confirm its
+/// own quotes, so it is not a source for them.
 pub fn verify_with(
     index: &Index,
     embedder: Option<&dyn Embedder>,
     quotes: &[QuoteInput],
     cfg: &Config,
     citing: Option<&Citing<'_>>,
+    draft: Option<&str>,
 ) -> Result<Vec<QuoteResult>> {
     let label = |src: &str, p: u32| index.manifest.page_label(src, p);
     let mut out = Vec::with_capacity(quotes.len());
@@ -303,6 +334,7 @@ pub fn verify_with(
                 }
             }
         }
+        chunks.retain(|c| Some(c.source_id.as_str()) != draft);
         let refs: Vec<ChunkRef<'_>> = chunks.iter().map(ChunkRef::from).collect();
         let places: Vec<(&str, usize, usize)> = chunks
             .iter()
@@ -489,5 +521,18 @@ mod tests {
         assert_eq!(q[1].line, Some(3));
         let e = parse_input("{\"text\": 1}\n", 4).unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
+        // A byte-order mark, an array, an object over several lines: JSON
+        // still, never a draft that loses the quotes' sources.
+        for text in [
+            "\u{FEFF}{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n",
+            "[{\"quote\": \"a b c d\", \"source\": \"x.md\"}]",
+            "{\n  \"quote\": \"a b c d\",\n  \"source\": \"x.md\"\n}\n",
+        ] {
+            let q = parse_input(text, 4).unwrap().check;
+            assert_eq!(q.len(), 1, "{text}");
+            assert_eq!(q[0].source.as_deref(), Some("x.md"), "{text}");
+        }
+        let e = parse_input("[{\"text\": 1}]", 4).unwrap_err().to_string();
+        assert!(e.contains("item 1"), "{e}");
     }
 }

@@ -710,6 +710,43 @@ fn verify_checks_a_draft_and_json_lines_against_the_corpus() {
     assert_eq!(r[0]["source_id"], "pharos-of-alexandria.md");
 }
 
+/// A draft kept in the sources folder does not confirm its own quotes: its
+/// invented quotation is not validated (it was, found in the draft).
+#[test]
+fn a_draft_among_the_sources_does_not_confirm_itself() {
+    let idx = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("notes.md"),
+        "# Notes\n\nThe keeper trimmed the wick every four hours of the night.\n",
+    )
+    .unwrap();
+    let draft = src.join("chapter.md");
+    std::fs::write(
+        &draft,
+        "# Chapter\n\nHe wrote that “the keeper trimmed the wick every four hours of the night” \
+         and that “the keepers were paid in gold and silver every week”.\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "verify",
+        src.to_str().unwrap(),
+        "--quotes",
+        draft.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    let r = verify_json(&out, 3);
+    assert_eq!(r[0]["status"], "validated", "{r:#}");
+    assert_eq!(r[0]["source_id"], "notes.md");
+    assert_ne!(r[1]["status"], "validated", "{r:#}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("inside the sources folder"), "{err}");
+}
+
 #[test]
 fn every_query_is_audited_without_secrets() {
     let idx = tempfile::tempdir().unwrap();

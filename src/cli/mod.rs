@@ -477,7 +477,19 @@ fn run(mut cli: Cli) -> Result<i32> {
                 citations::report(l, path);
             }
             let citing = bib.as_ref().map(|b| b.citing());
-            let results = s.verify(&inputs.check, citing.as_ref())?;
+            // A draft kept among the sources would confirm its own quotes.
+            let draft = std::fs::canonicalize(&quotes)
+                .ok()
+                .zip(std::fs::canonicalize(&dir).ok())
+                .filter(|(q, d)| q.starts_with(d))
+                .map(|(q, d)| crate::ingest::source_id(&d, &q));
+            if draft.is_some() {
+                eprintln!(
+                    "note: {} is inside the sources folder; its own text is not used to check its quotes",
+                    crate::text::sanitize_for_terminal(&quotes.display().to_string(), false)
+                );
+            }
+            let results = s.verify(&inputs.check, citing.as_ref(), draft.as_deref())?;
             citations::hint_without_bibliography(&results, bib.is_some());
             if json {
                 print::emit_json(&results)?;
