@@ -94,6 +94,9 @@ pub fn refine(
                 .find_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())?;
             Some((i, (c.text.clone(), q.0.to_string())))
         })
+        // A summary is a few sentences: a reply of hundreds is not judged
+        // call by call past the first.
+        .take(64)
         .collect();
     if asks.is_empty() {
         return Usage::default();
@@ -108,6 +111,7 @@ pub fn refine(
     for ((i, _), label) in asks.iter().zip(labels) {
         if let Some((l, why)) = label {
             let c = &mut claims[*i];
+            let l = merge(c.support, l);
             c.support = Some(l);
             c.support_reason = Some(format!("the model judged it {l:?}: {why}").to_lowercase());
         }
@@ -115,9 +119,40 @@ pub fn refine(
     usage
 }
 
+/// The model's label over the deterministic one: it refines it, but it
+/// does not make a claim that shares no content word with its quote
+/// (`irrelevant`) entailed — a weak model, or an instruction planted in a
+/// source, would — at most `partial`.
+fn merge(deterministic: Option<Support>, model: Support) -> Support {
+    match (deterministic, model) {
+        (Some(Support::Irrelevant), Support::Entails) => Support::Partial,
+        (_, l) => l,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_never_makes_an_irrelevant_claim_entailed() {
+        assert_eq!(
+            merge(Some(Support::Irrelevant), Support::Entails),
+            Support::Partial
+        );
+        assert_eq!(
+            merge(Some(Support::Irrelevant), Support::Irrelevant),
+            Support::Irrelevant
+        );
+        assert_eq!(
+            merge(Some(Support::Partial), Support::Entails),
+            Support::Entails
+        );
+        assert_eq!(
+            merge(Some(Support::Entails), Support::Irrelevant),
+            Support::Irrelevant
+        );
+    }
 
     #[test]
     fn judgements_parse_leniently() {
