@@ -153,7 +153,13 @@ impl Board {
                         })
                     })
                     .collect();
-                let content = clean_lines(&s.content);
+                // A validated quote is shown in the source's words, as it
+                // is copied: the model's text may differ by what
+                // normalization folds (markup, a full-width letter).
+                let content = clean_lines(match (s.status, &s.copy_text) {
+                    (Status::Validated, Some(words)) => words,
+                    _ => &s.content,
+                });
                 let diff = (s.verdict == Verdict::Fuzzy)
                     .then(|| spans.first())
                     .flatten()

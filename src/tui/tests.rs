@@ -666,6 +666,25 @@ fn snippets_pane_at_160_and_80_columns() {
     }
 }
 
+/// A validated quote is listed in the source's words, as it is copied, not
+/// in the model's: those may hold what validation folds (a link's target,
+/// a full-width letter).
+#[test]
+fn a_validated_quote_is_listed_in_the_sources_words() {
+    let mut o = answer_outcome(6, 8);
+    o.snippets[0].content =
+        "Ｔｈｅ [architect](http://evil.example/x) was Sostratus of Cnidus".into();
+    let mut app = app();
+    app.set_outcome(o, vec![]);
+    app.focus = Focus::Snippets;
+    let t = text(&render(&mut app, 160, 40));
+    assert!(
+        t.contains("✓ [1] The architect was Sostratus of Cnidus"),
+        "{t}"
+    );
+    assert!(!t.contains("evil.example") && !t.contains('Ｔ'), "{t}");
+}
+
 /// Help longer than the screen shows where it is ("12/40").
 #[test]
 fn help_shows_its_scroll_position() {
