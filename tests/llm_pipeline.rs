@@ -51,17 +51,18 @@ fn extraction_reply() -> String {
 }
 
 fn ask(mock: &Mock, extra: &[&str]) -> Value {
+    ask_about(
+        mock,
+        "Who was the architect of the Pharos of Alexandria?",
+        extra,
+    )
+}
+
+fn ask_about(mock: &Mock, question: &str, extra: &[&str]) -> Value {
     let idx = tempfile::tempdir().unwrap();
     let logs = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
-        .args([
-            "ask",
-            &samples(),
-            "Who was the architect of the Pharos of Alexandria?",
-            "--json",
-            "--engine",
-            "llm",
-        ])
+        .args(["ask", &samples(), question, "--json", "--engine", "llm"])
         .args([
             "--base-url",
             &mock.base_url(),
@@ -194,6 +195,39 @@ fn reranker_scores_below_threshold_refuse_before_extraction() {
         mock.requests().iter().all(is_rerank),
         "extraction must not run after a refusal"
     );
+}
+
+/// A model that scores every passage 3 (a weak one, or one following an
+/// instruction planted in a source) gets an off-topic question answered,
+/// but never with high confidence: "high" needs retrieval's strong
+/// evidence in every tier.
+#[test]
+fn a_reranker_alone_never_makes_an_answer_high() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            ok("{\"score\": 3}")
+        } else {
+            ok(&json!({
+                "snippets": [{"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+                              "sourceId": "pharos-of-alexandria.md", "sourceTitle": "The Pharos of Alexandria",
+                              "sourceLocation": "Origins", "relevance": 0.9}],
+                "summary": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder [1].",
+                "noResults": false
+            })
+            .to_string())
+        }
+    });
+    let o = ask_about(
+        &mock,
+        "What temperature should olive oil reach in a deep fryer?",
+        &[],
+    );
+    assert_eq!(o["gate"]["tier"], "reranked", "{o:#}");
+    assert_eq!(o["counts"]["validated"], 1, "{o:#}");
+    assert_ne!(o["answer"]["confidence"], "high", "{o:#}");
+    // The same model on a question the passages answer: high.
+    let o = ask(&mock, &[]);
+    assert_eq!(o["answer"]["confidence"], "high", "{o:#}");
 }
 
 #[test]

@@ -324,6 +324,13 @@ pub fn ask_with(
         }
         None => gate::retrieval_gate(&input, &cfg.gate),
     };
+    // What retrieval alone says of the same passages: with a reranker,
+    // "high" still needs its strong evidence (a model that scores every
+    // passage 3 answers, but not with high confidence).
+    let evidence = match &scores {
+        Some(_) => gate::retrieval_gate(&input, &cfg.gate),
+        None => decision.clone(),
+    };
     timings.gate = ms(t);
     outcome.gate = decision.clone();
     if decision.refused() {
@@ -412,17 +419,21 @@ pub fn ask_with(
         answer::check_consistency(&mut claims, &quotes);
         // A claim supported only in part is worded so ("suggests").
         let text = answer::hedge_partial(&extraction.summary, &mut claims);
+        // A reranker score of 3 ("contains the answer") is high, and so
+        // must retrieval's evidence be; the best passage must hold most of
+        // the question's terms.
+        let retrieved = (!evidence.refused())
+            .then(|| evidence.numbers.get("top_score").map(|x| *x as f32))
+            .flatten();
         let top = match &scores {
-            // A reranker score of 3 ("contains the answer") is high.
             Some(_) => decision
                 .numbers
                 .get("top_rerank_score")
-                .map(|x| (*x / 3.0) as f32),
-            None => decision.numbers.get("top_score").map(|x| *x as f32),
+                .map(|x| (*x / 3.0) as f32)
+                .map(|r| r.min(retrieved.unwrap_or(0.0))),
+            None => retrieved,
         };
-        // The reranker read the passages; the retrieval tier asks that the
-        // best one hold most of the question's terms.
-        let holds = scores.is_some() || holds_question(&decision, &cfg.gate);
+        let holds = holds_question(&evidence, &cfg.gate);
         let confidence = answer::confidence(
             top,
             cfg.gate.high_confidence_score,
