@@ -157,9 +157,22 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     }
     for (i, page) in paragraphs.iter().enumerate() {
         let page_no = Some(i as u32 + 1);
-        for para in page {
+        // A page's last line whose sentence goes on over the page (the next
+        // page starts in lower case, or the line ends in a hyphen) is text,
+        // however short: "But under no circumstances may any visitor" /
+        // "land at the jetty in winter".
+        let goes_on = |k: usize, para: &str| {
+            k + 1 == page.len()
+                && (para.trim_end().ends_with('-')
+                    || paragraphs
+                        .get(i + 1)
+                        .and_then(|next| next.first())
+                        .and_then(|p| p.trim_start().chars().next())
+                        .is_some_and(char::is_lowercase))
+        };
+        for (k, para) in page.iter().enumerate() {
             let para = para.as_str();
-            let single_line = !para.contains('\n');
+            let single_line = !para.contains('\n') && !goes_on(k, para);
             let once = || {
                 repeated
                     .get(&super::collapse_ws(para))

@@ -419,3 +419,38 @@ fn every_page_is_read_in_order_in_one_pass() {
     // by about ten times: the bound holds for one pass only.
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
+
+/// A page's short last line whose sentence goes on over the page is text,
+/// not a heading (nor the title): the sentence reads across the break.
+#[test]
+fn a_sentence_going_on_over_the_page_is_no_heading() {
+    let bytes = book(&[
+        (true, "But under no circumstances may any visitor"),
+        (true, "land at the jetty in winter or in storms."),
+        (true, "The keepers found it impos-"),
+        (true, "sible to land in winter."),
+    ]);
+    let ex = extract(&bytes).expect("read");
+    assert!(
+        ex.blocks
+            .iter()
+            .all(|b| !matches!(b.kind, BlockKind::Heading { .. })),
+        "{:?}",
+        ex.blocks
+    );
+    assert_ne!(
+        ex.title.as_deref(),
+        Some("But under no circumstances may any visitor")
+    );
+    assert!(
+        ex.text
+            .contains("But under no circumstances may any visitor"),
+        "{}",
+        ex.text
+    );
+    assert!(
+        ex.text.contains("impossible") || ex.text.contains("impos"),
+        "{}",
+        ex.text
+    );
+}
