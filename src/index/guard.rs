@@ -7,11 +7,24 @@ use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
 /// Is `name` a file of an index generation ("gen-3.manifest.json",
-/// "gen-3.vectors"), which updates may delete? "gen-thesis.docx" is not.
+/// "gen-3.vectors", or one of them being written), which updates may
+/// delete? "gen-thesis.docx", "gen-1.png" and "gen-2019.pdf" are not.
 pub(super) fn is_generation_file(name: &str) -> bool {
+    const KINDS: &[&str] = &[
+        "manifest.json",
+        "manifest.tmp",
+        "vectors",
+        "delta",
+        "hnsw.data",
+        "hnsw.graph",
+        "hnsw.tmp",
+        "tmp",
+    ];
     name.strip_prefix("gen-")
         .and_then(|rest| rest.split_once('.'))
-        .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .is_some_and(|(n, kind)| {
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && KINDS.contains(&kind)
+        })
 }
 
 /// What an index folder holds besides generation files.
@@ -85,12 +98,18 @@ mod tests {
             "gen-1.vectors",
             "gen-12.manifest.json",
             "gen-3.hnsw.data",
+            "gen-3.hnsw.graph",
+            "gen-2.delta",
             "gen-4.tmp",
+            "gen-4.manifest.tmp",
         ] {
             assert!(is_generation_file(n), "{n}");
         }
         for n in [
             "gen-thesis.docx",
+            "gen-1.png",
+            "gen-2019.pdf",
+            "gen-1.md.bak",
             "gen-1902-notes.md",
             "gen-.x",
             "gen-1",
