@@ -1066,3 +1066,20 @@ fn ask_links_sources_for_terminals_that_show_links() {
     assert!(on.contains(&link), "{on:?}");
     assert!(!ask("0").contains('\x1b'));
 }
+
+/// A quotes "file" that never ends is refused once past a draft's size.
+#[cfg(unix)]
+#[test]
+fn verify_refuses_a_draft_that_never_ends() {
+    let idx = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "verify",
+        samples().to_str().unwrap(),
+        "--quotes",
+        "/dev/zero",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than a draft"));
+}

@@ -10,6 +10,9 @@ use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
+/// Largest draft `verify` reads.
+const DRAFT_MAX: u64 = 64 << 20;
+
 mod print;
 
 #[derive(Parser, Debug)]
@@ -467,8 +470,21 @@ fn run(mut cli: Cli) -> Result<i32> {
             );
             o.bibliography = bibliography.or(cli.bibliography.clone());
             let s = session(&dir, &o)?;
-            let text = std::fs::read_to_string(&quotes)
+            // A draft (or a pipe, `/dev/stdin`), bounded: `/dev/zero` is no draft.
+            let mut bytes = Vec::new();
+            std::fs::File::open(&quotes)
+                .and_then(|f| {
+                    std::io::Read::read_to_end(
+                        &mut std::io::Read::take(f, DRAFT_MAX + 1),
+                        &mut bytes,
+                    )
+                })
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", quotes.display()))?;
+            if bytes.len() as u64 > DRAFT_MAX {
+                anyhow::bail!("{} is larger than a draft (64 MB)", quotes.display());
+            }
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", quotes.display()))?;
             let min_words = s.config().validate.min_words;
             let inputs = crate::verify::parse_input(&text, min_words)?;
             update_or_keep(&s, !json && atty_stderr())?;
