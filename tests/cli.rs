@@ -1083,3 +1083,57 @@ fn verify_refuses_a_draft_that_never_ends() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than a draft"));
 }
+
+/// When the index cannot be brought up to date (another process holds
+/// it), a quote of a file that changed since is not reported validated
+/// from the index's old text: flagged, and `verify` exits 3.
+#[test]
+fn verify_never_validates_a_changed_file_from_an_old_index() {
+    use fs2::FileExt;
+    let idx = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let note = dir.path().join("notes.md");
+    std::fs::write(
+        &note,
+        "# Notes\n\nThe keepers cannot leave the rock during storms.\n",
+    )
+    .unwrap();
+    let quotes = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        quotes.path(),
+        "{\"quote\": \"The keepers cannot leave the rock during storms.\"}\n",
+    )
+    .unwrap();
+    let verify = || {
+        run(&[
+            "verify",
+            dir.path().to_str().unwrap(),
+            "--quotes",
+            quotes.path().to_str().unwrap(),
+            "--json",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ])
+    };
+    let r = verify_json(&verify(), 0);
+    assert_eq!(r[0]["status"], "validated", "{r:#}");
+    // The file changes while another process holds the index.
+    std::fs::write(
+        &note,
+        "# Notes\n\nThe keepers may leave the rock during storms.\n",
+    )
+    .unwrap();
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .open(idx.path().join("index.lock"))
+        .unwrap();
+    lock.lock_exclusive().unwrap();
+    let out = verify();
+    let r = verify_json(&out, 3);
+    assert_eq!(r[0]["status"], "flagged", "{r:#}");
+    assert!(r[0]["note"].as_str().unwrap().contains("changed"), "{r:#}");
+    drop(lock);
+    // Updated, the old words are not found at all.
+    let r = verify_json(&verify(), 3);
+    assert_ne!(r[0]["status"], "validated", "{r:#}");
+}
