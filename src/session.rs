@@ -244,6 +244,7 @@ impl Session {
             cancel,
         )?;
         let mut outcome = outcome;
+        stale_quotes_flagged(&mut outcome, &index);
         let citation_error = match self.citations() {
             Ok(Some(l)) => crate::citing::cite_answer(&mut outcome, &index, &l)
                 .err()
@@ -319,6 +320,32 @@ impl Session {
 }
 
 /// The configuration: the file, then the environment, then the overrides.
+/// A quote validated against the index's text of a file that has changed
+/// since (the index could not be updated: another process held it, the
+/// folder is read-only, `--no-update`) is flagged, not validated: those
+/// may no longer be the file's words. The answer is then medium at best.
+fn stale_quotes_flagged(outcome: &mut pipeline::QueryOutcome, index: &Index) {
+    use crate::validate::Status;
+    let mut flagged = 0;
+    for s in &mut outcome.snippets {
+        if s.status == Status::Validated && index.changed_since_read(&s.source_id) {
+            s.status = Status::Flagged;
+            s.note = format!(
+                "{}; but the file has changed since the index read it: update the index and ask again",
+                s.note
+            );
+            flagged += 1;
+        }
+    }
+    if flagged > 0 {
+        outcome.counts.validated -= flagged;
+        outcome.counts.flagged += flagged;
+        if outcome.answer.confidence == crate::answer::Confidence::High {
+            outcome.answer.confidence = crate::answer::Confidence::Medium;
+        }
+    }
+}
+
 fn settle(o: &Overrides) -> Result<Config> {
     let mut config = Config::load(o.config_file.as_deref())?;
     if let Some(k) = o.embedder {

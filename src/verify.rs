@@ -265,29 +265,6 @@ fn resolve_source(index: &Index, given: &str) -> Option<String> {
 }
 
 /// Check each quote against candidate chunks from the whole index.
-/// Has the file of `source_id` changed (its size or modification time) or
-/// gone since the index read it? (A name the index had to percent-encode
-/// is not looked up.)
-fn changed_since_indexed(index: &Index, source_id: &str) -> bool {
-    let Some(entry) = index.manifest.files.get(source_id) else {
-        return false;
-    };
-    if source_id.contains('%') {
-        return false;
-    }
-    match std::fs::metadata(std::path::Path::new(&index.manifest.sources).join(source_id)) {
-        Err(_) => true,
-        Ok(m) => {
-            let t = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| d.as_nanos() as u64);
-            m.len() != entry.size || entry.modified.is_some_and(|e| Some(e) != t)
-        }
-    }
-}
-
 pub fn verify(
     index: &Index,
     embedder: Option<&dyn Embedder>,
@@ -448,7 +425,7 @@ pub fn verify_with(
         if r.status == Status::Validated
             && r.source_id
                 .as_deref()
-                .is_some_and(|s| changed_since_indexed(index, s))
+                .is_some_and(|s| index.changed_since_read(s))
         {
             r.status = Status::Flagged;
             r.note = format!(

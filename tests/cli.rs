@@ -1137,3 +1137,46 @@ fn verify_never_validates_a_changed_file_from_an_old_index() {
     let r = verify_json(&verify(), 3);
     assert_ne!(r[0]["status"], "validated", "{r:#}");
 }
+
+/// `ask` on an index that was not updated (`--no-update`, or another
+/// process holding it) never shows a quote of a file that changed since as
+/// validated.
+#[test]
+fn ask_never_validates_a_changed_file_from_an_old_index() {
+    let idx = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let note = dir.path().join("storms.md");
+    std::fs::write(
+        &note,
+        "# Storms\n\nThe keepers cannot leave the rock during winter storms, whatever the need.\n",
+    )
+    .unwrap();
+    let ask = |extra: &[&str]| {
+        let mut args = vec![
+            "ask",
+            dir.path().to_str().unwrap(),
+            "Can the keepers leave the rock during winter storms?",
+            "--json",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        json(&run(&args))
+    };
+    let o = ask(&[]);
+    assert_eq!(o["snippets"][0]["status"], "validated", "{o:#}");
+    std::fs::write(
+        &note,
+        "# Storms\n\nThe keepers may leave the rock during winter storms, whatever the need.\n",
+    )
+    .unwrap();
+    let o = ask(&["--no-update"]);
+    let statuses: Vec<&str> = o["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["status"].as_str().unwrap())
+        .collect();
+    assert!(!statuses.contains(&"validated"), "{o:#}");
+    assert_ne!(o["answer"]["confidence"], "high", "{o:#}");
+}
