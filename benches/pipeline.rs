@@ -167,6 +167,7 @@ fn opts(max_tokens: usize) -> UpdateOptions {
         limits: Default::default(),
         replace_other_sources: true,
         delta_max_floats: None,
+        check_all: false,
     }
 }
 

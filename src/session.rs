@@ -162,11 +162,27 @@ impl Session {
     /// meanwhile go to the previous generation; the next [`Session::index`]
     /// opens the new one.
     pub fn update(&self, progress: &mut dyn FnMut(Progress)) -> Result<UpdateReport> {
+        self.update_with(progress, false)
+    }
+
+    /// [`Session::update`], reading every index file to check it first
+    /// (the `index` command): a damaged one is rebuilt, whatever its size
+    /// and time say.
+    pub fn update_checked(&self, progress: &mut dyn FnMut(Progress)) -> Result<UpdateReport> {
+        self.update_with(progress, true)
+    }
+
+    fn update_with(
+        &self,
+        progress: &mut dyn FnMut(Progress),
+        check_all: bool,
+    ) -> Result<UpdateReport> {
         let opts = UpdateOptions {
             chunk: self.config.chunk,
             limits: self.config.limits.limits(),
             replace_other_sources: self.force,
             delta_max_floats: None,
+            check_all,
         };
         let report = index::update(
             &self.sources,

@@ -406,7 +406,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             );
             let s = session(&dir, &o)?;
             let (mut progress, done) = progress_printer(!json && atty_stderr());
-            let report = s.update(&mut progress);
+            let report = s.update_checked(&mut progress);
             done();
             let report = report?;
             if json {

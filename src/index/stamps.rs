@@ -47,6 +47,10 @@ pub(super) fn tantivy_unchanged(index: &tantivy::Index, tdir: &Path, m: &super::
         return false;
     };
     !m.tantivy_stamps.is_empty()
+        // Every file recorded is still there, as it was written.
+        && m.tantivy_stamps
+            .iter()
+            .all(|(name, st)| stamp(&tdir.join(name)).as_ref() == Some(st))
         && rd.flatten().all(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             !ids.iter().any(|id| name.starts_with(id.as_str()))

@@ -75,6 +75,10 @@ pub struct UpdateOptions {
     /// `Some(0)`: every update inserts into the graph and writes it anew,
     /// as before issue 13 — the scale bench's baseline).
     pub delta_max_floats: Option<usize>,
+    /// Read every file of the previous generation to check it against its
+    /// checksum, trusting no size and time (the `index` command: bit rot
+    /// that `ask` found is then rebuilt, not reported "up to date").
+    pub check_all: bool,
 }
 
 /// A file's size and modification time.
@@ -190,8 +194,13 @@ pub fn update(
     lap("manifest-parse");
     // A damaged previous generation is not reused: everything is rebuilt.
     let damaged_previous = previous.as_ref().and_then(|m| {
-        m.damaged_file_quick(dir).or_else(|| {
-            if super::stamps::tantivy_unchanged(&index, &tdir, m) {
+        let side = if opts.check_all {
+            m.damaged_file_where(dir, |_| true)
+        } else {
+            m.damaged_file_quick(dir)
+        };
+        side.or_else(|| {
+            if !opts.check_all && super::stamps::tantivy_unchanged(&index, &tdir, m) {
                 return None;
             }
             let bad = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
