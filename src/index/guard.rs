@@ -28,7 +28,7 @@ pub(super) fn is_generation_file(name: &str) -> bool {
 }
 
 /// What an index folder holds besides generation files.
-const OURS: &[&str] = &["index.lock", "tantivy", "logs"];
+const OURS: &[&str] = &["index.lock", "tantivy", "logs", "history"];
 
 /// The path made absolute and free of `..` and links, as far as it exists.
 fn real(p: &Path) -> PathBuf {
@@ -143,5 +143,11 @@ mod tests {
             std::fs::write(ix.join("gen-1.vectors"), b"").unwrap();
             check_index_dir(&src, &root.path().join(ok)).unwrap();
         }
+        // What the board keeps there (its question history), alone: the
+        // folder was deleted under it and it wrote its history again.
+        let board = root.path().join("board");
+        std::fs::create_dir_all(&board).unwrap();
+        std::fs::write(board.join("history"), b"Who built it?\n").unwrap();
+        check_index_dir(&src, &board).unwrap();
     }
 }
