@@ -204,13 +204,20 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     };
     let mut i = 0;
     while i < chars.len() {
-        let close = match chars[i] {
-            '“' => Some('”'),
-            '"' => Some('"'),
-            _ => None,
+        // English, French («…»), German („…“, »…«) and Polish („…”) marks.
+        let close: &[char] = match chars[i] {
+            '“' => &['”'],
+            '"' => &['"'],
+            '«' => &['»'],
+            '„' => &['“', '”'],
+            '»' => &['«'],
+            _ => &[],
         };
-        if let Some(close) = close
-            && let Some(len) = chars[i + 1..].iter().take(2000).position(|c| *c == close)
+        if !close.is_empty()
+            && let Some(len) = chars[i + 1..]
+                .iter()
+                .take(2000)
+                .position(|c| close.contains(c))
         {
             let q: String = chars[i + 1..i + 1 + len].iter().collect();
             let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -489,6 +496,27 @@ pub fn verify_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotation_marks_of_other_languages_are_read() {
+        let draft = "Il écrit « le gardien allume la lampe chaque soir » puis. \
+                     Er schrieb „der Wärter zündet die Lampe an“ und »der Turm steht noch heute«. \
+                     Pisał „latarnik zapala lampę co wieczór”.";
+        let q: Vec<String> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| q.quote)
+            .collect();
+        assert_eq!(
+            q,
+            [
+                "le gardien allume la lampe chaque soir",
+                "der Wärter zündet die Lampe an",
+                "der Turm steht noch heute",
+                "latarnik zapala lampę co wieczór"
+            ]
+        );
+    }
 
     #[test]
     fn extracts_quotations_and_block_quotes_from_a_draft() {
