@@ -47,6 +47,10 @@ pub struct Citation {
     pub author: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<String>,
+    /// A locator that is not a page the check can read ("chap. 9", "vol.
+    /// 2, p. 9", "pp. 3, 7"): the page is then not checked, and said so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unread_locator: Option<String>,
 }
 
 /// The outcome of checking one citation.
@@ -156,6 +160,12 @@ pub fn check(
                 CitationCheck::Ok if citation.page.is_some() && at.pages.is_none() => {
                     "in the cited work; the page was not checked (the source has no pages)".into()
                 }
+                CitationCheck::Ok if citation.page.is_none() => match &citation.unread_locator {
+                    Some(l) => {
+                        format!("in the cited work; the locator \"{l}\" is not a page it can check")
+                    }
+                    None => "in the cited work (no page cited)".into(),
+                },
                 CitationCheck::Ok => "in the cited work, on the page cited".into(),
                 CitationCheck::WrongPage => format!(
                     "{}, not {}{}",
@@ -375,12 +385,14 @@ fn parse_bracket(inner: &str, text: &str) -> Option<Citation> {
         if key.is_empty() {
             continue;
         }
+        let (page, unread_locator) = locator(tail);
         return Some(Citation {
             key: Some(key),
-            page: parse_locator(tail),
+            page,
             text: collapse(text),
             author: None,
             year: None,
+            unread_locator,
         });
     }
     None
@@ -421,12 +433,14 @@ fn parse_paren(inner: &str, text: &str) -> Option<Citation> {
     }
     let year: String = bytes[at..end].iter().collect();
     let tail: String = bytes[end..].iter().collect();
+    let (page, unread_locator) = locator(&tail);
     Some(Citation {
         key: None,
-        page: parse_locator(&tail),
+        page,
         text: collapse(text),
         author: Some(author),
         year: Some(year),
+        unread_locator,
     })
 }
 
@@ -448,8 +462,21 @@ fn is_author(a: &str) -> bool {
         })
 }
 
+/// A citation's locator as a page, or as written when it is not one the
+/// check can read.
+fn locator(tail: &str) -> (Option<String>, Option<String>) {
+    let written = tail
+        .trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | ']' | ')' | '['))
+        .to_string();
+    match parse_locator(tail) {
+        Some(p) => (Some(p), None),
+        None => (None, (!written.is_empty()).then_some(written)),
+    }
+}
+
 /// The page of a locator: ", p. 4", " pp. 4-5", ": 12", ", 233–35",
-/// " p. iv". Other locators (chap., sec., fig.) are no page.
+/// " p. iv". Other locators (chap., sec., fig.), and a page with more after
+/// it ("pp. 3, 7", "p. 9f."), are no page the check can read.
 fn parse_locator(tail: &str) -> Option<String> {
     let t = tail.trim_start_matches([',', ':', ' ', '\u{a0}']).trim();
     let lower = t.to_lowercase();
@@ -465,6 +492,11 @@ fn parse_locator(tail: &str) -> Option<String> {
         .chars()
         .take_while(|c| c.is_alphanumeric() || matches!(c, '–' | '—' | '-' | ' '))
         .collect();
+    // Nothing more that names a place: "pp. 3, 7" or "p. 3 n. 9" is not
+    // page 3 alone.
+    if rest[page.len()..].chars().any(|c| c.is_alphanumeric()) {
+        return None;
+    }
     let page = page.trim();
     // "4", "4–5", "233--35", "iv", "xii–xiv"; not "chap. 3" or "passim".
     let ok = !page.is_empty()

@@ -42,6 +42,27 @@ fn pandoc_citations() {
     );
 }
 
+/// A locator that is not one page the check can read is kept as written,
+/// so that the check says it did not check it (never "on the page cited").
+#[test]
+fn locators_that_are_no_page_are_kept_unread() {
+    for (cite, unread) in [
+        (" [@doe, vol. 2, p. 9]", "vol. 2, p. 9"),
+        (" [@doe, pp. 3, 7]", "pp. 3, 7"),
+        (" [@doe, p. 9f.]", "p. 9f."),
+        (" [@doe, chap. 3]", "chap. 3"),
+        (" [@doe, p. 3 n. 9]", "p. 3 n. 9"),
+        (" (Doe 1901, § 9)", "§ 9"),
+    ] {
+        let c = after(cite).unwrap();
+        assert_eq!(c.page, None, "{cite}");
+        assert_eq!(c.unread_locator.as_deref(), Some(unread), "{cite}");
+    }
+    let c = after(" [@doe, p. 233].").unwrap();
+    assert_eq!((c.page.as_deref(), c.unread_locator), (Some("233"), None));
+    assert_eq!(after(" [@doe]").unwrap().unread_locator, None);
+}
+
 #[test]
 fn author_date_citations() {
     let c = after(" (Smith and Jones 2020, p. 4).").unwrap();
@@ -182,6 +203,7 @@ proptest! {
             text: String::new(),
             author: None,
             year: None,
+            unread_locator: None,
         };
         let work = m.bib.get(c.key.as_deref().unwrap());
         let r = check(&c, work, &m, &ev, &label);
