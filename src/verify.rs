@@ -149,9 +149,15 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
 
 /// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
 /// fewer than `min_words` words apart.
+/// Longest inline quotation looked for, in chars (a long one belongs in a
+/// block quote, but some are written inline: about 1,500 words).
+const MAX_INLINE: usize = 10_000;
+
 pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     let mut out = Vec::new();
-    let words = |s: &str| s.split_whitespace().count();
+    // Words as validation counts them: a Chinese or Japanese sentence is
+    // many, not one.
+    let words = |s: &str| unicode_segmentation::UnicodeSegmentation::unicode_words(s).count();
     // Block quotes: runs of lines starting with '>'.
     let mut block: Vec<&str> = Vec::new();
     let mut block_line = 0;
@@ -216,7 +222,7 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
         if !close.is_empty()
             && let Some(len) = chars[i + 1..]
                 .iter()
-                .take(2000)
+                .take(MAX_INLINE)
                 .position(|c| close.contains(c))
         {
             let q: String = chars[i + 1..i + 1 + len].iter().collect();
@@ -496,6 +502,16 @@ pub fn verify_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_and_cjk_quotations_are_checked() {
+        let long = "the keeper wrote in the log every night ".repeat(60);
+        let draft = format!("As he said, “{long}” and\n“灯塔看守人从来没有点亮过灯塔的灯”.");
+        let q = draft_quotes(&draft, 4);
+        assert_eq!(q.check.len(), 2, "{:?}", q.too_short);
+        assert!(q.check[0].quote.len() > 2000);
+        assert_eq!(q.check[1].quote, "灯塔看守人从来没有点亮过灯塔的灯");
+    }
 
     #[test]
     fn quotation_marks_of_other_languages_are_read() {

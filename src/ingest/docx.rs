@@ -129,7 +129,10 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
                 }
-                b"del" | b"moveFrom" => deleted += 1,
+                // Deleted revisions, and the copy of a text box or drawing
+                // kept for old versions of Word (`mc:Fallback`), which Word
+                // does not show beside its `mc:Choice`.
+                b"del" | b"moveFrom" | b"Fallback" => deleted += 1,
                 b"r" => (hidden, raised) = (false, None),
                 b"rPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
@@ -203,7 +206,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
             }
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
-                b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
+                b"del" | b"moveFrom" | b"Fallback" => deleted = deleted.saturating_sub(1),
                 b"rPrChange" => old_format = old_format.saturating_sub(1),
                 b"p" => {
                     let text = para.trim().to_string();
@@ -325,6 +328,24 @@ pub(crate) mod tests {
                 ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
             proptest::prop_assert_eq!(read, runs);
         }
+    }
+
+    /// A text box as Word saves it, with the copy for old versions of Word
+    /// (`mc:Fallback`): read once.
+    #[test]
+    fn a_text_box_is_read_once() {
+        let box_p = r#"<w:txbxContent><w:p><w:r><w:t>Boxed words about the gallery.</w:t></w:r></w:p></w:txbxContent>"#;
+        let body = format!(
+            r#"<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><wps:txbx>{box_p}</wps:txbx></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox>{box_p}</v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r><w:r><w:t>After it.</w:t></w:r></w:p>"#
+        );
+        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+        assert_eq!(
+            ex.text.matches("Boxed words about the gallery.").count(),
+            1,
+            "{}",
+            ex.text
+        );
+        assert!(ex.text.contains("After it."), "{}", ex.text);
     }
 
     #[test]
