@@ -230,6 +230,28 @@ fn a_reranker_alone_never_makes_an_answer_high() {
     assert_eq!(o["answer"]["confidence"], "high", "{o:#}");
 }
 
+/// A reply that is not the JSON asked for loses no answer: the built-in
+/// extractor quotes the same passages, and the outcome says why.
+#[test]
+fn a_malformed_reply_falls_back_to_the_built_in_extractor() {
+    let mock = Mock::with(|r| {
+        if is_rerank(r) {
+            ok("{\"score\": 3}")
+        } else {
+            ok("{\"snippets\": [{\"content\": \"The architect was")
+        }
+    });
+    let o = ask(&mock, &[]);
+    assert!(
+        o["extract_error"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON"),
+        "{o:#}"
+    );
+    assert!(o["counts"]["validated"].as_u64().unwrap() >= 1, "{o:#}");
+}
+
 #[test]
 fn no_results_and_all_dropped_are_refusals() {
     let mock = Mock::with(|r| {

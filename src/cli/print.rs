@@ -204,6 +204,13 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
         crate::gate::Decision::Refuse => "refused",
     };
     let _ = writeln!(out, "Gate: {verdict}: {}", clean(&o.gate_in_words(), false));
+    if let Some(e) = &o.extract_error {
+        let _ = writeln!(
+            out,
+            "Note: quoted by the built-in extractor; {}",
+            clean(e, false)
+        );
+    }
     if debug {
         // The numbers behind the decision, for calibration.
         let nums: Vec<String> = g

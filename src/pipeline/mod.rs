@@ -193,6 +193,10 @@ pub struct QueryOutcome {
     pub usage: Usage,
     /// Why the reranker did not run or failed, when it did not score.
     pub rerank_error: Option<String>,
+    /// Why the LLM's quotes could not be read (its reply was not the JSON
+    /// asked for), when the built-in extractor quoted instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extract_error: Option<String>,
     pub timings_ms: Timings,
     /// With a bibliography: the author-year of each candidate's work, by
     /// source id, and the references of the works the quotes cite.
@@ -276,6 +280,7 @@ pub fn ask_with(
         answer: refusal(),
         usage: Usage::default(),
         rerank_error: None,
+        extract_error: None,
         timings_ms: Timings::default(),
         works: None,
     };
@@ -367,18 +372,32 @@ pub fn ask_with(
     let t = Instant::now();
     let chunks: Vec<&Chunk> = fit.iter().map(|&i| scored[i].0).collect();
     let analyze = |s: &str| index.analyze(s);
-    let (extraction, usage) = engine.extract(
-        &ExtractInput {
-            question: query,
-            chunks: &chunks,
-            terms: &retrieval.terms,
-            analyze: &analyze,
-            embedder,
-            query_vector: retrieval.query_vector.as_deref(),
-            config: cfg,
-        },
-        cancel,
-    )?;
+    let input = ExtractInput {
+        question: query,
+        chunks: &chunks,
+        terms: &retrieval.terms,
+        analyze: &analyze,
+        embedder,
+        query_vector: retrieval.query_vector.as_deref(),
+        config: cfg,
+    };
+    // A reply that is not the JSON asked for (truncated, a bare array,
+    // prose) loses no answer: the built-in extractor quotes the same
+    // passages, and the outcome says why.
+    let (extraction, usage) = match engine.extract(&input, cancel) {
+        Err(e)
+            if e.chain().any(|c| {
+                matches!(
+                    c.downcast_ref::<crate::provider::LlmError>(),
+                    Some(crate::provider::LlmError::Parse { .. })
+                )
+            }) =>
+        {
+            outcome.extract_error = Some(format!("{e:#}"));
+            engine::Extractive.extract(&input, cancel)?
+        }
+        other => other?,
+    };
     outcome.usage = outcome.usage + usage;
     timings.extract = ms(t);
 

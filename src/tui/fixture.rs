@@ -295,6 +295,7 @@ pub fn answer_outcome(chunks: usize, snippets: usize) -> QueryOutcome {
         },
         usage: Default::default(),
         rerank_error: None,
+        extract_error: None,
         timings_ms: Timings {
             total: 12.0,
             ..Default::default()

@@ -336,14 +336,19 @@ fn gate_text(app: &App, width: usize) -> (Line<'static>, Wrapped) {
             if !rest.is_empty() {
                 w.push(&[Seg::new(rest.join(" · "), t.dim())], width);
             }
-            if let Some(e) = &b.outcome.rerank_error {
-                w.push(
-                    &[Seg::new(
-                        format!("reranker: {}", crate::tui::model::clean(e)),
-                        t.flagged(),
-                    )],
-                    width,
-                );
+            for (what, e) in [
+                ("reranker", &b.outcome.rerank_error),
+                ("quotes by the built-in extractor", &b.outcome.extract_error),
+            ] {
+                if let Some(e) = e {
+                    w.push(
+                        &[Seg::new(
+                            format!("{what}: {}", crate::tui::model::clean(e)),
+                            t.flagged(),
+                        )],
+                        width,
+                    );
+                }
             }
             let style = match g.decision {
                 Decision::Pass => t.gate_pass(),
