@@ -63,8 +63,8 @@ pub fn parse_extraction(reply: &str) -> Result<Extraction, LlmError> {
     })
 }
 
-/// A rerank reply: `{"score": n}` with n in 0–3, or a bare number. `None`
-/// when it is anything else.
+/// A rerank reply: `{"score": n}` with n in 0–3 (a fraction rounded down),
+/// or a bare number. `None` when it is anything else.
 pub fn parse_score(reply: &str) -> Option<u8> {
     let number = match first_json_object(reply) {
         Ok(Value::Object(obj)) => match field(&obj, &["score", "relevance", "rating"])? {
@@ -81,8 +81,10 @@ pub fn parse_score(reply: &str) -> Option<u8> {
                 .ok()?
         }
     };
+    // A fractional score is the lower one: 2.5 does not say "contains the
+    // answer" (3), which the reranked gate asks for.
     (number.is_finite() && (-0.25..=3.25).contains(&number))
-        .then(|| number.round().clamp(0.0, 3.0) as u8)
+        .then(|| (number + 1e-6).floor().clamp(0.0, 3.0) as u8)
 }
 
 /// The first balanced top-level JSON object of `reply` that parses: inside
@@ -435,6 +437,8 @@ mod tests {
         assert_eq!(parse_score("```json\n{\"score\": 2}\n```"), Some(2));
         assert_eq!(parse_score(r#"The score: {"score": "1"}"#), Some(1));
         assert_eq!(parse_score(r#"{"score": 2.0}"#), Some(2));
+        assert_eq!(parse_score(r#"{"score": 2.5}"#), Some(2));
+        assert_eq!(parse_score(r#"{"score": 2.99}"#), Some(2));
         assert_eq!(parse_score("0"), Some(0));
         assert_eq!(parse_score(" 3.\n"), Some(3));
         assert_eq!(parse_score(r#"{"score": 7}"#), None);
