@@ -104,7 +104,25 @@ fn reader_text_with(s: &str, literal: &[usize]) -> String {
             out.push(' ');
         }
         (space, line_break, prev_ws) = (false, 0, '\0');
-        out.push(c);
+        // A typesetting ligature (a PDF's "ﬁ") is its letters, as the reader
+        // reads them and a manuscript's spelling checker and search need.
+        match ligature(c) {
+            Some(letters) => out.push_str(letters),
+            None => out.push(c),
+        }
     }
     out
+}
+
+/// The letters of a Latin typesetting ligature (U+FB00–U+FB06).
+fn ligature(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{FB00}' => "ff",
+        '\u{FB01}' => "fi",
+        '\u{FB02}' => "fl",
+        '\u{FB03}' => "ffi",
+        '\u{FB04}' => "ffl",
+        '\u{FB05}' | '\u{FB06}' => "st",
+        _ => return None,
+    })
 }

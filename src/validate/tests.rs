@@ -1718,3 +1718,24 @@ fn an_object_mark_keeps_words_apart() {
     let v = validate("recommended for every keeper.", "c", &cs, &cfg());
     assert_eq!(v.status, Status::Validated, "{v:?}");
 }
+
+/// A copy spells a typesetting ligature out (a PDF's "ﬁ"), and still
+/// validates as the source's words.
+#[test]
+fn a_copy_spells_ligatures_out() {
+    assert_eq!(
+        reader_text("the ﬁrst ﬂoor, eﬀort"),
+        "the first floor, effort"
+    );
+    let text = "The ﬁrst light was shown from the ﬂoor above the store.";
+    let cs = [ChunkRef {
+        id: "c#0",
+        source_id: "c",
+        text,
+    }];
+    let v = validate("The first light was shown", "c", &cs, &cfg());
+    assert_eq!(v.status, Status::Validated, "{v:?}");
+    assert_eq!(v.copy_text.as_deref(), Some("The first light was shown"));
+    let copy = v.copy_text.unwrap();
+    assert_eq!(validate(&copy, "c", &cs, &cfg()).status, Status::Validated);
+}
