@@ -25,8 +25,6 @@ const BLOCK: &[&str] = &[
     "dd",
     "dt",
     "dl",
-    "td",
-    "th",
     "tr",
     "table",
     "figcaption",
@@ -130,6 +128,13 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     flush(out, buf);
                     stack.push(Step::Flush);
                     stack.extend(child.children().rev().map(Step::Visit));
+                } else if matches!(name, "td" | "th") {
+                    // A table's row is one passage, its cells apart: words
+                    // of two cells never read as one sentence.
+                    if !buf.trim().is_empty() {
+                        buf.push_str(" | ");
+                    }
+                    stack.extend(child.children().rev().map(Step::Visit));
                 } else {
                     // Inline (em, a, span): no space of its own, as a
                     // browser renders it — "<em>spring</em>." is "spring.",
@@ -155,7 +160,11 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
                 Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) || hidden(el) => {
                     skipping += 1
                 }
-                Node::Element(el) if BLOCK.contains(&el.name()) => out.push(' '),
+                Node::Element(el)
+                    if BLOCK.contains(&el.name()) || matches!(el.name(), "td" | "th") =>
+                {
+                    out.push(' ')
+                }
                 Node::Text(t) if skipping == 0 => out.push_str(&t.text),
                 _ => {}
             },
@@ -246,6 +255,19 @@ mod tests {
              It is \u{FFFC} safe to \u{FFFC} swim \u{FFFC} here.\n\n\
              The lamp was \u{FFFC} \u{FFFC} safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
+        );
+    }
+
+    /// A table's row is one passage with its cells apart.
+    #[test]
+    fn a_tables_cells_never_join_into_a_sentence() {
+        let ex = extract(
+            "<table><tr><td>Lima keepers are allowed</td><td>to leave on Sunday.</td></tr>\
+             <tr><th>Year</th><th>Keeper</th></tr><tr><td><em>1811</em></td><td>Reid</td></tr></table>",
+        );
+        assert_eq!(
+            ex.text,
+            "Lima keepers are allowed | to leave on Sunday.\n\nYear | Keeper\n\n1811 | Reid"
         );
     }
 
