@@ -17,7 +17,10 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
     let title = read_entry(&mut zip, "docProps/core.xml", 1 << 20)
         .ok()
         .and_then(|core| core_title(&core));
-    let mut out = parse_document(&xml)?;
+    let hidden_styles = read_entry(&mut zip, "word/styles.xml", 8 << 20)
+        .map(|x| hidden_styles(&x))
+        .unwrap_or_default();
+    let mut out = parse_document(&xml, &hidden_styles)?;
     if let Some(t) = title {
         out.title = Some(t);
     }
@@ -44,6 +47,48 @@ fn read_entry<R: Read + std::io::Seek>(
         ));
     }
     String::from_utf8(buf).map_err(|_| format!("malformed DOCX: {name} is not UTF-8"))
+}
+
+/// The styles of `word/styles.xml` that hide their text (`w:vanish` in
+/// their run properties, or in a style they are based on).
+fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
+    let mut r = quick_xml::Reader::from_str(xml);
+    // (id, based on, hides) of each style.
+    let mut styles: Vec<(String, Option<String>, bool)> = Vec::new();
+    let mut in_rpr = false;
+    while let Ok(ev) = r.read_event() {
+        match ev {
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"style" => {
+                styles.push((attr(&e, b"styleId").unwrap_or_default(), None, false));
+            }
+            Event::Start(e) if e.local_name().as_ref() == b"rPr" => in_rpr = true,
+            Event::End(e) if e.local_name().as_ref() == b"rPr" => in_rpr = false,
+            Event::Empty(e) => match (e.local_name().as_ref(), styles.last_mut()) {
+                (b"basedOn", Some(s)) => s.1 = attr(&e, b"val"),
+                (b"vanish", Some(s)) if in_rpr => {
+                    s.2 = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let mut hidden: std::collections::HashSet<String> =
+        styles.iter().filter(|s| s.2).map(|s| s.0.clone()).collect();
+    // Inherited, a step at a time (a chain is short; a loop ends).
+    for _ in 0..styles.len().min(32) {
+        let more: Vec<String> = styles
+            .iter()
+            .filter(|s| !hidden.contains(&s.0) && s.1.as_ref().is_some_and(|b| hidden.contains(b)))
+            .map(|s| s.0.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        hidden.extend(more);
+    }
+    hidden
 }
 
 fn core_title(xml: &str) -> Option<String> {
@@ -102,7 +147,10 @@ fn style_level(style: &str) -> Option<u8> {
 /// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
 /// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
 /// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
-fn parse_document(xml: &str) -> Result<Extracted, String> {
+fn parse_document(
+    xml: &str,
+    hidden_styles: &std::collections::HashSet<String>,
+) -> Result<Extracted, String> {
     let mut r = quick_xml::Reader::from_str(xml);
     let mut out = Extracted::default();
     let mut para = String::new();
@@ -114,6 +162,8 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
     // The run's properties: hidden (`w:vanish`), raised or lowered
     // (`w:vertAlign`: Some(true) for superscript).
     let (mut hidden, mut raised) = (false, None::<bool>);
+    // The paragraph's style hides its text.
+    let mut para_hidden = false;
     // Inside `w:rPrChange`: the formatting before a tracked change, not
     // what Word shows.
     let mut old_format = 0usize;
@@ -128,12 +178,13 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                         return Err("malformed DOCX: paragraphs nested too deeply".into());
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
+                    para_hidden = false;
                 }
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
                 // does not show beside its `mc:Choice`.
                 b"del" | b"moveFrom" | b"Fallback" => deleted += 1,
-                b"r" => (hidden, raised) = (false, None),
+                b"r" => (hidden, raised) = (para_hidden, None),
                 b"rPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
                 // A picture or an embedded object in the line (not a
@@ -145,6 +196,7 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
                 }
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
+                        para_hidden = hidden_styles.contains(&v);
                         level = style_level(&v);
                     }
                 }
@@ -153,12 +205,16 @@ fn parse_document(xml: &str) -> Result<Extracted, String> {
             Event::Empty(e) => match e.local_name().as_ref() {
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
+                        para_hidden = hidden_styles.contains(&v);
                         level = style_level(&v);
                     }
                 }
                 b"tab" if deleted == 0 && !hidden => para.push('\t'),
                 b"br" | b"cr" if deleted == 0 && !hidden => para.push('\n'),
                 _ if old_format > 0 => {}
+                b"rStyle" if attr(&e, b"val").is_some_and(|v| hidden_styles.contains(&v)) => {
+                    hidden = true;
+                }
                 b"vanish" | b"specVanish" => {
                     hidden = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
                 }
@@ -239,6 +295,11 @@ pub(crate) mod tests {
     use std::io::Write;
 
     pub(crate) fn make_docx(body: &str) -> Vec<u8> {
+        make_docx_styled(body, None)
+    }
+
+    /// A document with `body`, and `styles` as its `word/styles.xml`.
+    fn make_docx_styled(body: &str, styles: Option<&str>) -> Vec<u8> {
         let mut buf = Cursor::new(Vec::new());
         {
             let mut z = zip::ZipWriter::new(&mut buf);
@@ -249,9 +310,28 @@ pub(crate) mod tests {
                 r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
             )
             .unwrap();
+            if let Some(styles) = styles {
+                z.start_file("word/styles.xml", opts).unwrap();
+                write!(z, r#"<?xml version="1.0"?><w:styles>{styles}</w:styles>"#).unwrap();
+            }
             z.finish().unwrap();
         }
         buf.into_inner()
+    }
+
+    /// Text a style hides (directly, through the style it is based on, or
+    /// the paragraph's style) is not text, as Word does not show it.
+    #[test]
+    fn text_a_style_hides_is_not_read() {
+        let styles = r#"<w:style w:type="character" w:styleId="Secret"><w:rPr><w:vanish/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Derived"><w:basedOn w:val="Secret"/></w:style>
+<w:style w:type="character" w:styleId="Shown"><w:rPr><w:vanish w:val="0"/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="HiddenPara"><w:rPr><w:vanish/></w:rPr></w:style>"#;
+        let body = r#"<w:p><w:r><w:t xml:space="preserve">The oil was </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Derived"/></w:rPr><w:t xml:space="preserve">rarely </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Shown"/></w:rPr><w:t xml:space="preserve">always </w:t></w:r><w:r><w:t>delivered.</w:t></w:r></w:p>
+<w:p><w:pPr><w:pStyle w:val="HiddenPara"/></w:pPr><w:r><w:t>The keeper kept a secret.</w:t></w:r></w:p>
+<w:p><w:r><w:t>Shown again.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+        assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
     }
 
     #[test]
