@@ -150,6 +150,10 @@ pub struct Manifest {
     /// or memory on every update, until it changes.
     #[serde(default)]
     pub failed: BTreeMap<String, (u64, u64)>,
+    /// The parse limits those files failed under: with other limits (a
+    /// longer time limit, more memory) they are tried again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_limits: Option<String>,
 }
 
 impl Manifest {

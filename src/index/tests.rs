@@ -273,6 +273,14 @@ fn a_file_that_failed_is_not_parsed_again_until_it_changes() {
     write(&text[..64], an_hour_ago);
     let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
     assert!(skipped(&r) && r.up_to_date, "{r:?}");
+    // Other parse limits (a longer time limit): read again, and indexed.
+    let mut roomier = opts();
+    roomier.limits.worker_timeout *= 2;
+    let r = update(&src, &idx, &roomier, None, &mut |_| {}).unwrap();
+    assert!(!skipped(&r) && r.files_indexed == 1, "{r:?}");
+    write(&binary, an_hour_ago + std::time::Duration::from_secs(30));
+    let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
+    assert!(skipped(&r), "{r:?}");
     // A new time: read again, and indexed.
     write(
         &text[..64],

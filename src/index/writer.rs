@@ -266,6 +266,7 @@ pub fn update(
     let mut new_chunks: Vec<Chunk> = Vec::new();
     let mut changed: HashSet<String> = HashSet::new();
     let mut failed: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let limits_key = format!("{:?}", opts.limits);
     let total = files.len();
     for (i, f) in files.iter().enumerate() {
         if i % 256 == 0 {
@@ -289,6 +290,7 @@ pub fn update(
         // A file that could not be read last time, unchanged: the same
         // reason, without paying for the parser again.
         if let (Some(m), Some(t)) = (reusable, modified)
+            && m.failed_limits.as_deref() == Some(limits_key.as_str())
             && m.failed.get(&f.source_id) == Some(&(f.size, t))
             && let Some(s) = m.skipped.iter().find(|s| s.source_id == f.source_id)
         {
@@ -417,10 +419,14 @@ pub fn update(
         // (an index written before stamps, or files then just saved):
         // record them in the manifest in force, so the next update skips
         // them. Same generation, same content otherwise; written atomically.
-        if entries.iter().any(|(id, e)| prev.files.get(id) != Some(e)) || prev.failed != failed {
+        if entries.iter().any(|(id, e)| prev.files.get(id) != Some(e))
+            || prev.failed != failed
+            || prev.failed_limits.as_ref() != Some(&limits_key)
+        {
             let mut m = prev.clone();
             m.files = entries;
             m.failed = failed;
+            m.failed_limits = Some(limits_key);
             write_atomic(
                 &dir.join(format!("{}.manifest.json", Manifest::base(m.generation))),
                 &serde_json::to_vec(&m)?,
@@ -513,6 +519,7 @@ pub fn update(
         stamps: BTreeMap::new(),
         tantivy_stamps: BTreeMap::new(),
         failed,
+        failed_limits: Some(limits_key),
     };
     if embedder.is_some() {
         progress(Progress::BuildingGraph {
