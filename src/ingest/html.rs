@@ -50,7 +50,8 @@ pub fn extract(text: &str) -> Extracted {
         .map(|t| super::collapse_ws(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
-    walk(doc.tree.root(), &mut out, &mut buf);
+    let hide = hidden_classes(&doc);
+    walk(doc.tree.root(), &mut out, &mut buf, &hide);
     flush(&mut out, &mut buf);
     out.title = title.or_else(|| {
         out.blocks.iter().find_map(|b| match &b.kind {
@@ -76,7 +77,7 @@ enum Step<'a> {
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
 /// a document nested 100,000 elements deep cannot overflow the call stack.
-fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String) {
+fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String, hide: &Hide) {
     let mut stack: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
     while let Some(step) = stack.pop() {
         let child = match step {
@@ -90,7 +91,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                if SKIP.contains(&name) || hidden(el) {
+                if SKIP.contains(&name) || hidden(el, hide) {
                     // Not read as text, but maybe shown (a button, an
                     // image, struck-out words, an element whose hiding
                     // style a stylesheet or a later declaration undoes):
@@ -105,7 +106,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     continue;
                 }
                 if let Some(shifted) = (matches!(name, "sup" | "sub"))
-                    .then(|| crate::text::shifted(&collect_text(child), name == "sup"))
+                    .then(|| crate::text::shifted(&collect_text(child, hide), name == "sup"))
                     .flatten()
                 {
                     buf.push_str(&shifted);
@@ -113,7 +114,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                 }
                 if let Some(level) = heading_level(name) {
                     flush(out, buf);
-                    let t = super::collapse_ws(&collect_text(child));
+                    let t = super::collapse_ws(&collect_text(child, hide));
                     if !t.is_empty() {
                         out.push(
                             BlockKind::Heading {
@@ -148,7 +149,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
 }
 
 /// The text under `node`, skipping chrome; iterative like [`walk`].
-fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
+fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
     use ego_tree::iter::Edge;
     let mut out = String::new();
     // Depth inside a skipped element (0: not skipping).
@@ -157,7 +158,9 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
         match edge {
             Edge::Open(n) if n.id() == node.id() => {}
             Edge::Open(n) => match n.value() {
-                Node::Element(el) if skipping > 0 || SKIP.contains(&el.name()) || hidden(el) => {
+                Node::Element(el)
+                    if skipping > 0 || SKIP.contains(&el.name()) || hidden(el, hide) =>
+                {
                     skipping += 1
                 }
                 Node::Element(el)
@@ -178,15 +181,61 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>) -> String {
     out
 }
 
-/// An element the page does not show: `hidden`, or styled `display:
-/// none` or `visibility: hidden`.
-fn hidden(el: &scraper::node::Element) -> bool {
-    let style = el.attr("style").unwrap_or("").to_ascii_lowercase();
-    let style: String = style.chars().filter(|c| !c.is_whitespace()).collect();
+/// The classes the page's own style sheets hide (`.note { display: none
+/// }`): simple class selectors only.
+type Hide = std::collections::HashSet<String>;
+
+fn hidden_classes(doc: &Html) -> Hide {
+    let mut hide = Hide::new();
+    let Ok(sel) = scraper::Selector::parse("style") else {
+        return hide;
+    };
+    for sheet in doc.select(&sel) {
+        let css: String = sheet.text().collect();
+        for rule in css.split('}') {
+            let Some((selectors, body)) = rule.split_once('{') else {
+                continue;
+            };
+            if !hides(body) {
+                continue;
+            }
+            for s in selectors.split(',') {
+                // ".note" or "span.note": the class; anything more
+                // (descendants, states) is not read.
+                let s = s.trim();
+                if let Some((_, class)) = s.split_once('.')
+                    && !class.is_empty()
+                    && class
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                {
+                    hide.insert(class.to_string());
+                }
+            }
+        }
+    }
+    hide
+}
+
+/// Do CSS declarations hide what they style?
+fn hides(declarations: &str) -> bool {
+    let d: String = declarations
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    d.contains("display:none") || d.contains("visibility:hidden")
+}
+
+/// An element the page does not show: `hidden`, styled `display: none`
+/// or `visibility: hidden`, or of a class the page's style sheet hides.
+/// (Where a stylesheet shows it after all, the mark it leaves keeps the
+/// words either side apart.)
+fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
     el.attr("hidden").is_some()
         || (el.name() == "dialog" && el.attr("open").is_none())
-        || style.contains("display:none")
-        || style.contains("visibility:hidden")
+        || el.attr("style").is_some_and(hides)
+        || el.classes().any(|c| hide.contains(c))
 }
 
 fn heading_level(name: &str) -> Option<u8> {
@@ -256,6 +305,18 @@ mod tests {
              The lamp was \u{FFFC} \u{FFFC} safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
         );
+    }
+
+    /// A class the page's own style sheet hides is hidden (and leaves a
+    /// mark in a sentence).
+    #[test]
+    fn classes_the_style_sheet_hides_are_not_text() {
+        let ex = extract(
+            "<html><head><style>.sec, span.gone { display : none } .loud{color:red}</style></head>\
+             <body><p>Keepers were <span class=\"sec\">never</span> paid <span class=\"loud\">well</span>.</p>\
+             <h2>The <b class=\"gone\">Secret</b> Light</h2></body></html>",
+        );
+        assert_eq!(ex.text, "Keepers were \u{FFFC} paid well.\n\nThe Light");
     }
 
     /// A table's row is one passage with its cells apart.
