@@ -344,7 +344,8 @@ fn stale_quotes_flagged(outcome: &mut pipeline::QueryOutcome, index: &Index) {
     use crate::validate::Status;
     let mut flagged = 0;
     for s in &mut outcome.snippets {
-        if s.status == Status::Validated && index.changed_since_read(&s.source_id) {
+        s.read_as = index.read_as(&s.source_id);
+        if s.status == Status::Validated && s.read_as.as_ref().is_some_and(|f| f.changed()) {
             s.status = Status::Flagged;
             s.note = format!(
                 "{}; but the file has changed since the index read it: update the index and ask again",

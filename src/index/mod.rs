@@ -73,6 +73,32 @@ pub struct FileEntry {
 /// See [`FileEntry::modified`].
 pub const SETTLED_NS: u64 = 2_000_000_000;
 
+/// A source file as an index read it: where, its size and modification
+/// time (ns since the epoch, when recorded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    pub path: PathBuf,
+    pub size: u64,
+    pub modified: Option<u64>,
+}
+
+impl FileStamp {
+    /// Has the file changed (size or time) or gone since?
+    pub fn changed(&self) -> bool {
+        match std::fs::metadata(&self.path) {
+            Err(_) => true,
+            Ok(m) => {
+                let t = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_nanos() as u64);
+                m.len() != self.size || self.modified.is_some_and(|e| Some(e) != t)
+            }
+        }
+    }
+}
+
 impl FileEntry {
     /// The printed label of physical page `page` (1-based), else the page
     /// number itself.

@@ -37,26 +37,20 @@ pub struct Hit {
 impl Index {
     /// Has the file of `source_id` changed (its size or modification
     /// time) or gone since this index read it? Then the index's text of it
-    /// may no longer be the file's. (A name the index had to percent-encode
-    /// is not looked up.)
+    /// may no longer be the file's.
     pub fn changed_since_read(&self, source_id: &str) -> bool {
-        let Some(entry) = self.manifest.files.get(source_id) else {
-            return false;
-        };
-        if source_id.contains('%') {
-            return false;
-        }
-        match std::fs::metadata(Path::new(&self.manifest.sources).join(source_id)) {
-            Err(_) => true,
-            Ok(m) => {
-                let t = m
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos() as u64);
-                m.len() != entry.size || entry.modified.is_some_and(|e| Some(e) != t)
-            }
-        }
+        self.read_as(source_id).is_some_and(|s| s.changed())
+    }
+
+    /// The file of `source_id` as this index read it (a name the index had
+    /// to percent-encode is not looked up).
+    pub fn read_as(&self, source_id: &str) -> Option<super::FileStamp> {
+        let entry = self.manifest.files.get(source_id)?;
+        (!source_id.contains('%')).then(|| super::FileStamp {
+            path: Path::new(&self.manifest.sources).join(source_id),
+            size: entry.size,
+            modified: entry.modified,
+        })
     }
 
     /// Open the index in `dir`, ready to query; the vector graph of a large

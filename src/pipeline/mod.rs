@@ -92,6 +92,11 @@ pub struct SnippetOut {
     /// quote cited in the configured style (`citing`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cite: Option<QuoteCite>,
+    /// The file the quote was validated against, as the index read it: a
+    /// copy made after it changed is refused (the board's answer stays on
+    /// screen while the folder changes).
+    #[serde(skip)]
+    pub read_as: Option<crate::index::FileStamp>,
 }
 
 /// One quote's citation.
@@ -581,6 +586,7 @@ fn validate_snippets(
             copy_text: v.copy_text,
             note: v.note,
             cite: None,
+            read_as: None,
         });
     }
     Ok(out)

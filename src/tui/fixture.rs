@@ -82,6 +82,7 @@ fn snippet(
         copy_text: copy_text.map(str::to_string),
         note: note.into(),
         cite: None,
+        read_as: None,
     }
 }
 

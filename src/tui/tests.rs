@@ -353,6 +353,37 @@ fn the_preview_names_the_other_copies_of_a_passage() {
     );
 }
 
+/// A quote whose file has changed since the answer on screen is not
+/// copied, alone or with the others: its words may no longer be the file's.
+#[test]
+fn a_quote_of_a_file_changed_since_the_answer_is_not_copied() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pharos.md");
+    std::fs::write(&file, "The architect was Sostratus of Cnidus.").unwrap();
+    let meta = std::fs::metadata(&file).unwrap();
+    let stamp = crate::index::FileStamp {
+        path: file.clone(),
+        size: meta.len(),
+        modified: meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as u64),
+    };
+    let mut o = answer_outcome(6, 8);
+    o.snippets[0].read_as = Some(stamp);
+    let mut app = app();
+    app.set_outcome(o, vec![]);
+    app.focus = Focus::Snippets;
+    key(&mut app, KeyCode::Char('y'));
+    assert!(matches!(app.effects.pop(), Some(Effect::Copy(_))));
+    std::fs::write(&file, "The architect was someone else entirely.").unwrap();
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.effects.is_empty(), "{:?}", app.effects);
+    assert_eq!(app.status_kind, StatusKind::Error);
+    assert!(app.status.contains("has changed"), "{}", app.status);
+}
+
 #[test]
 fn copy_validated_flagged_and_dropped() {
     let mut app = with_answer();

@@ -9,6 +9,10 @@ impl App {
     pub(super) fn format_snippet(&self, i: usize) -> Option<String> {
         let b = self.board.as_ref()?;
         let s = b.outcome.snippets.get(i)?;
+        // Nor the words of a file that has changed since the answer.
+        if s.read_as.as_ref().is_some_and(|f| f.changed()) {
+            return None;
+        }
         // Only the source's own text is ever copied, never the model's words.
         let quote = match s.status {
             Status::Validated | Status::Flagged => s.copy_text.as_deref()?,
@@ -55,6 +59,18 @@ impl App {
             return;
         };
         let s = &b.outcome.snippets[i];
+        // The folder changed under the answer on screen: its words may no
+        // longer be the file's.
+        if s.status != Status::Dropped && s.read_as.as_ref().is_some_and(|f| f.changed()) {
+            self.set_status(
+                StatusKind::Error,
+                format!(
+                    "Quote [{}] is not copied: its file has changed since this answer; ask again.",
+                    s.n
+                ),
+            );
+            return;
+        }
         match s.status {
             Status::Validated => {
                 if let Some(t) = self.format_snippet(i) {
@@ -128,12 +144,20 @@ impl App {
             self.set_status(StatusKind::Info, "Nothing to copy yet: ask a question.");
             return;
         };
-        let lines: Vec<String> = (0..b.outcome.snippets.len())
+        let validated: Vec<usize> = (0..b.outcome.snippets.len())
             .filter(|&i| b.outcome.snippets[i].status == Status::Validated)
-            .filter_map(|i| self.format_snippet(i))
+            .collect();
+        let lines: Vec<String> = validated
+            .iter()
+            .filter_map(|&i| self.format_snippet(i))
             .collect();
         if lines.is_empty() {
-            self.set_status(StatusKind::Info, "No validated quotes to copy.");
+            let why = if validated.is_empty() {
+                "No validated quotes to copy."
+            } else {
+                "Nothing copied: the files of these quotes have changed since this answer; ask again."
+            };
+            self.set_status(StatusKind::Info, why);
             return;
         }
         // Then the references of the works they cite.
