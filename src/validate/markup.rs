@@ -189,10 +189,10 @@ fn may_open_after(prev: char) -> bool {
 /// run of the same char closing after it in its paragraph, or a star that
 /// closes with none opening before it (`run_all(*jobs)`, `f(*args,
 /// **kwargs)`, `_private`, a footnote's star; a lone closing underscore
-/// marks a reStructuredText reference). Byte offsets, ascending. Pairing needs the whole
-/// paragraph, so only a source's text is read this way
-/// ([`super::normalize::normalize_within`]); a quote, a slice of it, is
-/// read run by run, and both of its readings are tried.
+/// marks a reStructuredText reference). Byte offsets, ascending. Pairing
+/// needs the whole paragraph, so only a source's text is read this way
+/// ([`super::normalize::normalize_within`]); a quote, perhaps a slice
+/// that cuts a pair, is read in several ways (module docs of `validate`).
 pub fn unpaired_runs(s: &str) -> Vec<usize> {
     let mut literal = Vec::new();
     // Opening runs waiting for their partner: stars, underscores.

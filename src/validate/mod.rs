@@ -37,7 +37,11 @@
 //!    strong and code markers (`*`, `_`, `` ` `` runs that open or close a
 //!    word; [`markup::markup_run`]), so "was *not* paid" reads "was not
 //!    paid"; `snake_case` and `5 * 3` keep theirs, and so do names
-//!    (`__init__`, `obj.__len__()`, `snake_case_`). A Markdown link reads as
+//!    (`__init__`, `obj.__len__()`, `snake_case_`). In a source's text a
+//!    run that no partner pairs in its paragraph is text, as a Markdown page
+//!    shows it ("run_all(*jobs)"; [`markup::unpaired_runs`]); a quote is
+//!    tried literally, paired within itself and run by run, and validates
+//!    when one of them is the source's text there. A Markdown link reads as
 //!    its text: "[Robert Stevenson](url)" is "Robert Stevenson"
 //!    ([`markup::link_markup`]). reStructuredText reads as docutils
 //!    renders it: a role as its text, `:pep:`/`:rfc:` as "PEP 8", "RFC
