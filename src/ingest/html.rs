@@ -217,9 +217,20 @@ fn hidden_classes(doc: &Html) -> Hide {
     hide
 }
 
-/// Do CSS declarations hide what they style?
+/// Do CSS declarations hide what they style? Comments are not
+/// declarations (`/* visibility: hidden */`, as Project Gutenberg's style
+/// sheets leave it for page numbers).
 fn hides(declarations: &str) -> bool {
-    let d: String = declarations
+    let mut d = String::new();
+    let mut rest = declarations;
+    while let Some(at) = rest.find("/*") {
+        d.push_str(&rest[..at]);
+        rest = rest[at + 2..]
+            .split_once("*/")
+            .map_or("", |(_, after)| after);
+    }
+    d.push_str(rest);
+    let d: String = d
         .to_ascii_lowercase()
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -312,11 +323,16 @@ mod tests {
     #[test]
     fn classes_the_style_sheet_hides_are_not_text() {
         let ex = extract(
-            "<html><head><style>.sec, span.gone { display : none } .loud{color:red}</style></head>\
-             <body><p>Keepers were <span class=\"sec\">never</span> paid <span class=\"loud\">well</span>.</p>\
+            "<html><head><style>.sec, span.gone { display : none } .loud{color:red}\
+             .pagenum { /* visibility: hidden; */ }</style></head>\
+             <body><p>Keepers were <span class=\"sec\">never</span> paid <span class=\"loud\">well</span>\
+             <span class=\"pagenum\" style=\"/* display:none */ color:red\">[Pg 5]</span>.</p>\
              <h2>The <b class=\"gone\">Secret</b> Light</h2></body></html>",
         );
-        assert_eq!(ex.text, "Keepers were \u{FFFC} paid well.\n\nThe Light");
+        assert_eq!(
+            ex.text,
+            "Keepers were \u{FFFC} paid well[Pg 5].\n\nThe Light"
+        );
     }
 
     /// A table's row is one passage with its cells apart.
