@@ -303,6 +303,28 @@ fn an_unreachable_server_is_a_clear_error_not_a_crash() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("127.0.0.1:9"), "{err}");
+    // With the reranker on, the error comes from it: no extraction call is
+    // made to a server that does not answer (a stalled one cost the time
+    // limit and its attempts twice over).
+    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
+        .args([
+            "ask",
+            &samples(),
+            "Who was the architect of the Pharos?",
+            "--engine",
+            "llm",
+        ])
+        .args(["--base-url", "http://127.0.0.1:9/v1", "--index-dir"])
+        .arg(idx.path())
+        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("reranking") && err.contains("127.0.0.1:9"),
+        "{err}"
+    );
 }
 
 /// Issue 9, items 1 and 3 through `ask --engine llm`: a snippet cut inside a

@@ -17,6 +17,10 @@ pub struct RerankOutcome {
     pub scores: Option<Vec<u8>>,
     /// Why there are no scores.
     pub error: Option<String>,
+    /// The server did not answer at all (no connection, or no reply in
+    /// time): the extraction that would follow would wait as long again.
+    #[serde(skip)]
+    pub unreachable: bool,
     /// Tokens of the calls that completed; latency of the whole rerank.
     pub usage: Usage,
 }
@@ -52,6 +56,7 @@ pub async fn rerank(
     let mut scores: Vec<Option<u8>> = vec![None; chunks.len()];
     let mut usage = Usage::default();
     let mut error: Option<String> = None;
+    let mut unreachable = false;
     while let Some((i, result)) = calls.next().await {
         match result {
             Ok(reply) => {
@@ -69,6 +74,11 @@ pub async fn rerank(
                 }
             }
             Err(e) => {
+                unreachable = matches!(
+                    e,
+                    crate::provider::LlmError::Connect { .. }
+                        | crate::provider::LlmError::Timeout { .. }
+                );
                 error = Some(format!("reranking {}: {e}", chunks[i].id));
                 break;
             }
@@ -83,6 +93,7 @@ pub async fn rerank(
     RerankOutcome {
         scores,
         error,
+        unreachable,
         usage,
     }
 }

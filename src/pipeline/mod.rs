@@ -296,6 +296,11 @@ pub fn ask_with(
     let pool_chunks: Vec<&Chunk> = pool.iter().map(|c| &c.chunk).collect();
     let mut scores: Option<Vec<u8>> = None;
     if let Some(r) = engine.rerank(query, &pool_chunks, cancel)? {
+        // A server that does not answer would make the extraction wait
+        // its time limit and attempts again: say so now.
+        if r.unreachable {
+            anyhow::bail!("{}", r.error.unwrap_or_default());
+        }
         outcome.usage = outcome.usage + r.usage;
         outcome.rerank_error = r.error;
         scores = r.scores.filter(|s| s.len() == pool.len());
