@@ -18,7 +18,7 @@ use tantivy::{TantivyDocument, Term};
 /// Bumped whenever loaders, the chunker or the analyzer change what they
 /// produce, so that an index built by an older version is rebuilt rather
 /// than reused.
-const CHUNKER_VERSION: u32 = 34;
+const CHUNKER_VERSION: u32 = 35;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,8 +331,11 @@ pub fn update(
         }
         match ingest::worker::extract(f.format, &bytes, &opts.limits) {
             Ok(mut ex) => {
-                ingest::metadata::settle(&mut ex, &stem(&f.path));
-                let title = ex.title.clone().unwrap_or_else(|| stem(&f.path));
+                ingest::metadata::settle(&mut ex, &ingest::file_title(&f.path));
+                let title = ex
+                    .title
+                    .clone()
+                    .unwrap_or_else(|| ingest::file_title(&f.path));
                 let chunks = chunk_document(&f.source_id, &title, &ex, opts.chunk);
                 if chunks.is_empty() {
                     failed.extend(settled.map(|t| (f.source_id.clone(), (f.size, t))));
@@ -611,12 +614,6 @@ fn embed_text(c: &Chunk) -> String {
 
 fn source_of(chunk_id: &str) -> &str {
     chunk_id.rsplit_once('#').map_or(chunk_id, |(s, _)| s)
-}
-
-fn stem(p: &Path) -> String {
-    p.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 /// Test hook: abort the process at a named point when

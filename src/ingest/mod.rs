@@ -274,6 +274,14 @@ pub fn discover(
     (files, skipped)
 }
 
+/// A file's name without its extension, as a title: on one line (a name
+/// may hold a line break or a tab).
+pub fn file_title(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| collapse_ws(&s.to_string_lossy()))
+        .unwrap_or_default()
+}
+
 fn mb(b: u64) -> f64 {
     b as f64 / (1024.0 * 1024.0)
 }
@@ -434,6 +442,12 @@ mod tests {
             extract(Format::Text, b"  \n\n  ", &limits()).unwrap_err(),
             "no text"
         );
+    }
+
+    #[test]
+    fn a_file_names_title_is_one_line() {
+        assert_eq!(file_title(Path::new("/s/two\nlines\t x.md")), "two lines x");
+        assert_eq!(file_title(Path::new("/s/notes.md")), "notes");
     }
 
     #[test]
