@@ -85,17 +85,8 @@ pub struct FileStamp {
 impl FileStamp {
     /// Has the file changed (size or time) or gone since?
     pub fn changed(&self) -> bool {
-        match std::fs::metadata(&self.path) {
-            Err(_) => true,
-            Ok(m) => {
-                let t = m
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos() as u64);
-                m.len() != self.size || self.modified.is_some_and(|e| Some(e) != t)
-            }
-        }
+        stamps::stamp(&self.path)
+            .is_none_or(|(size, t)| size != self.size || self.modified.is_some_and(|e| e != t))
     }
 }
 
