@@ -335,34 +335,17 @@ impl Session {
     }
 }
 
-/// The configuration: the file, then the environment, then the overrides.
 /// A quote validated against the index's text of a file that has changed
 /// since (the index could not be updated: another process held it, the
-/// folder is read-only, `--no-update`) is flagged, not validated: those
-/// may no longer be the file's words. The answer is then medium at best.
+/// folder is read-only, `--no-update`) is flagged, not validated.
 fn stale_quotes_flagged(outcome: &mut pipeline::QueryOutcome, index: &Index) {
-    use crate::validate::Status;
-    let mut flagged = 0;
     for s in &mut outcome.snippets {
         s.read_as = index.read_as(&s.source_id);
-        if s.status == Status::Validated && s.read_as.as_ref().is_some_and(|f| f.changed()) {
-            s.status = Status::Flagged;
-            s.note = format!(
-                "{}; but the file has changed since the index read it: update the index and ask again",
-                s.note
-            );
-            flagged += 1;
-        }
     }
-    if flagged > 0 {
-        outcome.counts.validated -= flagged;
-        outcome.counts.flagged += flagged;
-        if outcome.answer.confidence == crate::answer::Confidence::High {
-            outcome.answer.confidence = crate::answer::Confidence::Medium;
-        }
-    }
+    outcome.flag_changed_files();
 }
 
+/// The configuration: the file, then the environment, then the overrides.
 fn settle(o: &Overrides) -> Result<Config> {
     let mut config = Config::load(o.config_file.as_deref())?;
     if let Some(k) = o.embedder {

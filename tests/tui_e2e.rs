@@ -347,6 +347,51 @@ fn the_board_notices_a_new_file_and_answers_from_it() {
     board.exit_status();
 }
 
+/// Another process holds the index when the folder changes (an `index` or
+/// `ask` in another terminal): the board says so and tries again until the
+/// lock is free, then answers from the file.
+#[test]
+fn the_board_tries_again_when_another_process_holds_the_index() {
+    use fs2::FileExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("sources");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::copy(
+        sources().join("pharos-of-alexandria.md"),
+        src.join("pharos-of-alexandria.md"),
+    )
+    .unwrap();
+    let index_dir = tmp.path().join("index");
+    let mut board = start_on(tmp.path(), &src, &index_dir);
+    let screen = board.wait_for("the index to be ready", |s| ready_chunks(s).is_some());
+    let before = ready_chunks(&screen).unwrap();
+
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .open(index_dir.join("index.lock"))
+        .unwrap();
+    lock.lock_exclusive().unwrap();
+    std::fs::write(
+        src.join("tide-bell.md"),
+        "# The Tide Bell\n\nThe tide bell at Dunmore Head was cast in 1867 by the \
+         bell founder Sarah Whitcombe of Bristol.\n",
+    )
+    .unwrap();
+    board.wait_for("the update to find the index held", |s| {
+        s.contains("another research-board process")
+    });
+    drop(lock);
+    board.wait_for("the update once the index is free", |s| {
+        ready_chunks(s).is_some_and(|n| n > before)
+    });
+    board.send(b"Who cast the tide bell at Dunmore Head?\r");
+    board.wait_for("the answer from the new file", |s| {
+        s.contains("✓ [1] The tide bell") && s.contains("Whitcombe")
+    });
+    board.send(b"q");
+    board.exit_status();
+}
+
 /// Keys as a new user presses them (issue 15): `q` in help closes help, not
 /// the board; `Enter` in Chunks reads the chunk in Preview and types nothing;
 /// `Ctrl-X` is not `x`; a flagged quote copies the source's whole words (the

@@ -28,7 +28,7 @@ mod writer;
 
 pub use reader::{Hit, Index};
 pub use vectors::{EXACT_SCAN_MAX_FLOATS, VectorStore, read_ids as read_vector_ids, read_vectors};
-pub use writer::{Progress, UpdateOptions, UpdateReport, update};
+pub use writer::{Progress, UpdateOptions, UpdateReport, is_busy, update};
 
 use crate::chunk::ChunkConfig;
 use crate::ingest::{Format, Skipped};
@@ -83,6 +83,16 @@ pub struct FileStamp {
 }
 
 impl FileStamp {
+    /// The file as it is now, if it is there.
+    pub fn of(path: &std::path::Path) -> Option<FileStamp> {
+        let (size, t) = stamps::stamp(path)?;
+        Some(FileStamp {
+            path: path.to_path_buf(),
+            size,
+            modified: Some(t),
+        })
+    }
+
     /// Has the file changed (size or time) or gone since?
     pub fn changed(&self) -> bool {
         stamps::stamp(&self.path)

@@ -289,3 +289,35 @@ fn a_file_that_failed_is_not_parsed_again_until_it_changes() {
     let r = update(&src, &idx, &opts(), None, &mut |_| {}).unwrap();
     assert!(!skipped(&r) && r.files_indexed == 1, "{r:?}");
 }
+
+#[test]
+fn an_index_held_by_another_process_is_told_from_other_failures() {
+    use fs2::FileExt;
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("a.md"), "The lamp was lit at dusk.").unwrap();
+    let e = builtin();
+    update(
+        src.path(),
+        idx.path(),
+        &opts(),
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap();
+    let lock = std::fs::File::open(idx.path().join("index.lock")).unwrap();
+    lock.lock_exclusive().unwrap();
+    let held = update(
+        src.path(),
+        idx.path(),
+        &opts(),
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(is_busy(&held), "{held:#}");
+    drop(lock);
+    let gone = src.path().join("missing");
+    let other = update(&gone, idx.path(), &opts(), Some(e.as_ref()), &mut |_| {}).unwrap_err();
+    assert!(!is_busy(&other), "{other:#}");
+}

@@ -624,6 +624,16 @@ fn crash_point(name: &str) {
     }
 }
 
+/// Did `e` come of another process holding the index's lock? It will be
+/// free again when that process ends.
+pub fn is_busy(e: &anyhow::Error) -> bool {
+    let contended = fs2::lock_contended_error().raw_os_error();
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.raw_os_error() == contended)
+    })
+}
+
 fn lock(dir: &Path) -> Result<std::fs::File> {
     use fs2::FileExt;
     let f = std::fs::OpenOptions::new()

@@ -224,6 +224,31 @@ impl QueryOutcome {
         sources.dedup();
         self.gate.in_words(&self.unknown_names, sources.len())
     }
+
+    /// Flag each validated quote whose file has changed since the index
+    /// read it (`read_as`): those may no longer be the file's words. The
+    /// answer is then medium at best. Returns the snippets flagged now.
+    pub fn flag_changed_files(&mut self) -> Vec<usize> {
+        let mut flagged = Vec::new();
+        for (i, s) in self.snippets.iter_mut().enumerate() {
+            if s.status == Status::Validated && s.read_as.as_ref().is_some_and(|f| f.changed()) {
+                s.status = Status::Flagged;
+                s.note = format!(
+                    "{}; but the file has changed since the index read it: update the index and ask again",
+                    s.note
+                );
+                flagged.push(i);
+            }
+        }
+        if !flagged.is_empty() {
+            self.counts.validated -= flagged.len();
+            self.counts.flagged += flagged.len();
+            if self.answer.confidence == Confidence::High {
+                self.answer.confidence = Confidence::Medium;
+            }
+        }
+        flagged
+    }
 }
 
 fn ms(t: Instant) -> f64 {

@@ -175,6 +175,8 @@ pub struct App {
     pub hide_flagged: bool,
     /// Ticks since the status line was set.
     pub status_age: u32,
+    /// Ticks since the board started (wrapping).
+    ticks: u32,
     /// The Gate pane shows the numbers behind the decision (`n`).
     pub show_numbers: bool,
     pub chunks_offset: usize,
@@ -218,6 +220,7 @@ impl App {
             sel_citation: None,
             hide_flagged: false,
             status_age: 0,
+            ticks: 0,
             show_numbers: false,
             chunks_offset: 0,
             snippets_offset: 0,
@@ -660,8 +663,17 @@ impl App {
             self.spinner = self.spinner.wrapping_add(1);
             self.dirty = true;
         }
+        // The watcher may miss a change (a folder deleted and made again):
+        // the quotes on screen are checked against their files anyway.
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(RECHECK_TICKS) {
+            self.recheck_answer();
+        }
     }
 }
+
+/// Ticks (120 ms) between checks of the answer's files.
+pub(crate) const RECHECK_TICKS: u32 = 16;
 
 /// Ticks (120 ms) a confirmation stays in the status line.
 const STATUS_TICKS: u32 = 50;

@@ -19,10 +19,18 @@ pub(super) enum Msg {
     /// update runs.
     PreviousIndex(usize),
     /// The updated index is open: its chunk count and the update's report.
-    IndexReady(Result<(usize, UpdateReport), String>),
+    IndexReady(Result<(usize, UpdateReport), IndexFailure>),
     QueryDone(u64, Result<Box<(QueryOutcome, Vec<ExtraChunk>)>, String>),
     /// Files in the sources folder changed (saved, added, renamed, deleted).
     FolderChanged(Vec<PathBuf>),
+}
+
+/// Why an update failed; `busy` when another process held the index (the
+/// board tries again).
+#[derive(Debug)]
+pub(super) struct IndexFailure {
+    pub msg: String,
+    pub busy: bool,
 }
 
 /// Run `work` on a blocking thread marked as a worker (so a panic there is
@@ -60,13 +68,19 @@ pub(super) fn spawn_index(tx: mpsc::UnboundedSender<Msg>, session: Arc<Session>)
                     let _ = ptx.send(Msg::Progress(p));
                 }
             };
-            let report = session
+            Ok(session
                 .update(&mut progress)
-                .map_err(|e| format!("{e:#}"))?;
-            let index = session.index().map_err(|e| format!("{e:#}"))?;
-            Ok((index.chunk_count(), report))
+                .and_then(|report| Ok((session.index()?.chunk_count(), report))))
         })
         .await;
+        let r = match r {
+            Ok(Ok(ready)) => Ok(ready),
+            Ok(Err(e)) => Err(IndexFailure {
+                busy: crate::index::is_busy(&e),
+                msg: format!("{e:#}"),
+            }),
+            Err(msg) => Err(IndexFailure { msg, busy: false }),
+        };
         let _ = tx.send(Msg::IndexReady(r));
     });
 }

@@ -142,7 +142,18 @@ async fn event_loop(
                             }
                             app.on_index_ready(chunks, Some(report));
                         }
-                        Err(e) => app.on_index_failed(e),
+                        Err(e) => {
+                            // Another process holds the index: try again
+                            // once it may be done.
+                            if e.busy {
+                                let tx = tx.clone();
+                                tokio::spawn(async move {
+                                    tokio::time::sleep(Duration::from_secs(2)).await;
+                                    let _ = tx.send(Msg::FolderChanged(Vec::new()));
+                                });
+                            }
+                            app.on_index_failed(e.msg);
+                        }
                     }
                     if std::mem::take(&mut changed_meanwhile) {
                         updating = true;

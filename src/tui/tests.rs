@@ -360,18 +360,8 @@ fn a_quote_of_a_file_changed_since_the_answer_is_not_copied() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pharos.md");
     std::fs::write(&file, "The architect was Sostratus of Cnidus.").unwrap();
-    let meta = std::fs::metadata(&file).unwrap();
-    let stamp = crate::index::FileStamp {
-        path: file.clone(),
-        size: meta.len(),
-        modified: meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos() as u64),
-    };
     let mut o = answer_outcome(6, 8);
-    o.snippets[0].read_as = Some(stamp);
+    o.snippets[0].read_as = crate::index::FileStamp::of(&file);
     let mut app = app();
     app.set_outcome(o, vec![]);
     app.focus = Focus::Snippets;
@@ -382,6 +372,53 @@ fn a_quote_of_a_file_changed_since_the_answer_is_not_copied() {
     assert!(app.effects.is_empty(), "{:?}", app.effects);
     assert_eq!(app.status_kind, StatusKind::Error);
     assert!(app.status.contains("has changed"), "{}", app.status);
+}
+
+#[test]
+fn an_answer_on_screen_is_flagged_when_its_file_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pharos.md");
+    std::fs::write(&file, "The architect was Sostratus of Cnidus.").unwrap();
+    let mut o = answer_outcome(6, 8);
+    o.snippets[0].read_as = crate::index::FileStamp::of(&file);
+    o.answer.confidence = crate::answer::Confidence::High;
+    let validated = o.counts.validated;
+    let mut app = app();
+    app.set_outcome(o, vec![]);
+    let before = text(&render(&mut app, 120, 40));
+    assert!(before.contains("confidence high"), "{before}");
+    app.on_folder_changed(std::slice::from_ref(&file));
+    assert_eq!(
+        app.board.as_ref().unwrap().snippets[0].status,
+        crate::validate::Status::Validated
+    );
+
+    std::fs::write(&file, "The architect was someone else entirely.").unwrap();
+    app.on_folder_changed(std::slice::from_ref(&file));
+    let b = app.board.as_ref().unwrap();
+    assert_eq!(b.snippets[0].status, crate::validate::Status::Flagged);
+    assert_eq!(b.outcome.counts.validated, validated - 1);
+    assert!(
+        b.snippets[0].note.contains("changed since"),
+        "{}",
+        b.snippets[0].note
+    );
+    let after = text(&render(&mut app, 120, 40));
+    assert!(after.contains("confidence medium"), "{after}");
+    assert!(after.contains("changed since: flagged"), "{after}");
+
+    // And with no word from the watcher: the periodic check finds it.
+    let mut o = answer_outcome(6, 8);
+    o.snippets[0].read_as = crate::index::FileStamp::of(&file);
+    app.set_outcome(o, vec![]);
+    std::fs::remove_file(&file).unwrap();
+    for _ in 0..super::app::RECHECK_TICKS {
+        app.tick();
+    }
+    assert_eq!(
+        app.board.as_ref().unwrap().snippets[0].status,
+        crate::validate::Status::Flagged
+    );
 }
 
 #[test]

@@ -5,6 +5,33 @@ use super::{App, IndexState, StatusKind};
 use crate::index::{Progress, UpdateReport};
 
 impl App {
+    /// The answer on screen was validated against the files as the index
+    /// read them: a quote whose file has changed since is flagged, on
+    /// screen as in the answer, and not copied.
+    pub fn recheck_answer(&mut self) {
+        let Some(b) = &mut self.board else {
+            return;
+        };
+        let flagged = b.outcome.flag_changed_files();
+        for &i in &flagged {
+            let (s, v) = (&b.outcome.snippets[i], &mut b.snippets[i]);
+            v.status = s.status;
+            v.note = crate::tui::model::clean(&s.note);
+        }
+        if !flagged.is_empty() {
+            let n = flagged.len();
+            self.set_status(
+                StatusKind::Error,
+                format!(
+                    "{n} validated quote{} of this answer {} from a file changed since: flagged; ask again.",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "is" } else { "are" },
+                ),
+            );
+            self.dirty = true;
+        }
+    }
+
     pub fn on_index_progress(&mut self, p: Progress) {
         self.index = IndexState::Indexing(Some(p));
         self.dirty = true;
@@ -18,16 +45,18 @@ impl App {
         }
         self.index = IndexState::Indexing(None);
         let what = match paths {
+            [] => "Trying again".to_string(),
             [one] => one
                 .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
+                .map(|n| format!("{} changed", n.to_string_lossy()))
                 .unwrap_or_default(),
-            many => format!("{} files", many.len()),
+            many => format!("{} files changed", many.len()),
         };
         self.set_status(
             StatusKind::Ok,
-            format!("{what} changed: updating the index (questions use the current one meanwhile)"),
+            format!("{what}: updating the index (questions use the current one meanwhile)"),
         );
+        self.recheck_answer();
         self.dirty = true;
     }
 
@@ -60,6 +89,7 @@ impl App {
         } else if !quiet {
             self.set_status(StatusKind::Ok, msg);
         }
+        self.recheck_answer();
         self.dirty = true;
     }
 
@@ -74,6 +104,7 @@ impl App {
                 chunks,
                 report: None,
             };
+            self.recheck_answer();
             return;
         }
         self.set_status(StatusKind::Error, format!("Indexing failed: {msg}"));
