@@ -99,7 +99,11 @@ pub fn cite_answer(outcome: &mut QueryOutcome, index: &Index, loaded: &Loaded) -
             .iter()
             .min()
             .zip(pages.iter().max())
-            .map(|(a, b)| index.manifest.pages_label(&s.source_id, *a, *b));
+            .and_then(|(a, b)| {
+                index
+                    .manifest
+                    .printed_pages(&s.source_id, *a, *b, work.pages)
+            });
         s.cite = Some(QuoteCite {
             key: work.key.clone(),
             author_year: work.author_year(),

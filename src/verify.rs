@@ -300,7 +300,6 @@ pub fn verify_with(
     citing: Option<&Citing<'_>>,
     draft: Option<&str>,
 ) -> Result<Vec<QuoteResult>> {
-    let label = |src: &str, p: u32| index.manifest.page_label(src, p);
     let mut out = Vec::with_capacity(quotes.len());
     for q in quotes {
         // The works the citation names, and their sources.
@@ -475,6 +474,11 @@ pub fn verify_with(
                 status: v.status,
                 at,
             };
+            // Each source counted as the work it belongs to is printed.
+            let label = |src: &str, p: u32| {
+                let range = citing.matched.work_of_source(src).and_then(|w| w.pages);
+                index.manifest.printed_page(src, p, range)
+            };
             let c = crate::cite::check::check(cit, work, citing.matched, &ev, &label);
             let mut cit = cit.clone();
             if cit.key.is_none() {
@@ -490,7 +494,11 @@ pub fn verify_with(
             && let Some(f) = found
             && let Some(w) = citing.matched.work_of_source(&f.source_id)
         {
-            let page = pages.map(|p| index.manifest.pages_label(&f.source_id, p.first, p.last));
+            let page = pages.and_then(|p| {
+                index
+                    .manifest
+                    .printed_pages(&f.source_id, p.first, p.last, w.pages)
+            });
             let words = v.copy_text.as_deref().unwrap_or(&q.quote);
             r.cite_as = Some(citing.style.cite(words, w, page.as_deref()));
         }

@@ -244,10 +244,15 @@ fn a_draft_over_the_shared_papers_gets_every_citation_check() {
     assert_eq!(rs.len(), 4, "{rs:#?}");
 }
 
-/// A PDF of four pages labelled i, ii, 1, 2 (Helvetica, one paragraph a
-/// page under a running head, the page number below it), its second page
-/// ending inside a sentence that the third finishes.
 fn labelled_pdf() -> Vec<u8> {
+    keepers_pdf(true)
+}
+
+/// A PDF of four pages labelled i, ii, 1, 2 when `labelled`, else without
+/// labels (Helvetica, one paragraph a page under a running head, the page
+/// number below it), its second page ending inside a sentence that the
+/// third finishes.
+fn keepers_pdf(labelled: bool) -> Vec<u8> {
     use lopdf::content::{Content, Operation};
     use lopdf::{Document, Object, Stream, dictionary};
     let pages = [
@@ -311,9 +316,11 @@ fn labelled_pdf() -> Vec<u8> {
         0.into(), dictionary! { "S" => "r" }.into(),
         2.into(), dictionary! { "S" => "D" }.into(),
     ]});
-    let catalog = doc.add_object(dictionary! {
-        "Type" => "Catalog", "Pages" => pages_id, "PageLabels" => labels,
-    });
+    let mut catalog = dictionary! { "Type" => "Catalog", "Pages" => pages_id };
+    if labelled {
+        catalog.set("PageLabels", labels);
+    }
+    let catalog = doc.add_object(catalog);
     doc.trailer.set("Root", catalog);
     let mut out = Vec::new();
     doc.save_to(&mut out).unwrap();
@@ -362,6 +369,74 @@ fn page_labels_from_i_and_a_quote_across_a_page_break() {
     let r = quote(&rs, "the board ordered");
     assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
     assert_eq!(r["page_found"], "ii–1");
+}
+
+/// An article printed on pp. 291–294 in a PDF that does not label its
+/// pages (as most journal PDFs): its four pages are the article's, so a
+/// quote on the third is on p. 293, and `p. 3` is the wrong page. When the
+/// file's pages are not the article's (a cover page, say), the page is not
+/// checked, and no page is recommended.
+#[test]
+fn an_articles_pages_are_counted_from_its_first_printed_page() {
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(sources.path().join("keepers.pdf"), keepers_pdf(false)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("draft.md");
+    std::fs::write(
+        &draft,
+        "As Ness has it, “The new horn was heard eleven miles out on the calmest of \
+         evenings” [@ness1901, p. 293].\n\nOr “The wife of the principal keeper kept the \
+         accounts of the station” [@ness1901, p. 4].\n",
+    )
+    .unwrap();
+    let bib = |pages: &str| {
+        let b = dir.path().join(format!("{pages}.bib"));
+        let text = std::fs::read_to_string(fixture("keepers.bib"))
+            .unwrap()
+            .replacen("@book{", "@article{", 1)
+            .replacen("  date", &format!("  pages = {{{pages}}},\n  date"), 1);
+        std::fs::write(&b, text).unwrap();
+        b
+    };
+    let idx = tempfile::tempdir().unwrap();
+    let rs = results(
+        &verify(sources.path(), idx.path(), &draft, &bib("291--294"), true),
+        3,
+    );
+    let r = quote(&rs, "The new horn");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert_eq!(r["page_found"], "293");
+    let r = quote(&rs, "The wife");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["citation_note"], "p. 294, not p. 4");
+    assert!(
+        r["cite_as"]
+            .as_str()
+            .unwrap()
+            .ends_with("[@ness1901, p. 294]"),
+        "{r:#}"
+    );
+
+    let rs = results(
+        &verify(sources.path(), idx.path(), &draft, &bib("291--300"), true),
+        0,
+    );
+    for start in ["The new horn", "The wife"] {
+        let r = quote(&rs, start);
+        assert_eq!(r["citation_check"], "ok", "{r:#}");
+        assert!(r["page_found"].is_null(), "{r:#}");
+        assert!(
+            r["citation_note"]
+                .as_str()
+                .unwrap()
+                .contains("page was not checked"),
+            "{r:#}"
+        );
+        assert!(
+            r["cite_as"].as_str().unwrap().ends_with("[@ness1901]"),
+            "{r:#}"
+        );
+    }
 }
 
 /// `ask --bibliography`: each validated quote of a work in the bibliography

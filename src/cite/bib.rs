@@ -42,6 +42,9 @@ pub struct Work {
     pub doi: Option<String>,
     /// Base names of the files attached to the entry (the `file` field).
     pub files: Vec<String>,
+    /// The pages the work is printed on, when given as numbers
+    /// ("291--293"): an article's or a chapter's.
+    pub pages: Option<(u32, u32)>,
     pub(crate) record: Record,
 }
 
@@ -164,6 +167,7 @@ impl Bibliography {
                 year,
                 doi,
                 files,
+                pages: field("pages").and_then(|p| page_range(&p)),
                 record: Record::Bib(Box::new(converted)),
             });
         }
@@ -282,8 +286,29 @@ fn work_of_csl(id: String, item: csl_json::Item, files: Vec<String>) -> Work {
         year,
         doi: s("DOI").and_then(|d| clean_doi(&d)),
         files,
+        pages: s("page").and_then(|p| page_range(&p)),
         record: Record::Csl(Box::new(item)),
     }
+}
+
+/// "291--293", "291–93" (the end abbreviated), "12": the first and last
+/// page as numbers; `None` for roman numerals, several ranges, a last page
+/// before the first.
+fn page_range(pages: &str) -> Option<(u32, u32)> {
+    let p = pages.trim();
+    let (a, b) = match p.find(['-', '–', '—']) {
+        Some(i) => (&p[..i], p[i..].trim_start_matches(['-', '–', '—']).trim()),
+        None => (p, p),
+    };
+    let a: u32 = a.trim().parse().ok()?;
+    let mut b: u32 = b.parse().ok()?;
+    // "291–93": the end written with the start's leading digits left off.
+    let (da, db) = (a.to_string().len(), b.to_string().len());
+    if db < da {
+        let m = 10u32.pow(db as u32);
+        b += a / m * m;
+    }
+    (a >= 1 && b >= a && b - a < 10_000).then_some((a, b))
 }
 
 /// A DOI without its resolver or scheme, lower-cased (DOIs are
@@ -526,6 +551,18 @@ mod tests {
             ["paper.pdf"]
         );
         assert_eq!(file_names("Snapshot:notes.html:text/html"), ["notes.html"]);
+    }
+
+    #[test]
+    fn page_ranges_as_numbers() {
+        assert_eq!(page_range("291--293"), Some((291, 293)));
+        assert_eq!(page_range("291–93"), Some((291, 293)));
+        assert_eq!(page_range(" 12 "), Some((12, 12)));
+        assert_eq!(page_range("1-10"), Some((1, 10)));
+        assert_eq!(page_range("199–8"), None, "before the first");
+        for none in ["xi--xx", "3, 7", "e123", "", "20-10"] {
+            assert_eq!(page_range(none), None, "{none}");
+        }
     }
 
     #[test]

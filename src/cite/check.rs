@@ -104,13 +104,14 @@ pub struct Evidence<'a> {
 
 /// Check `citation` (already resolved to `work`, None when the bibliography
 /// has no such work) against where validation located the quote.
-/// `label(source, page)` is the printed label of a physical page.
+/// `label(source, page)` is the printed label of a physical page, `None`
+/// when it cannot be known.
 pub fn check(
     citation: &Citation,
     work: Option<&Work>,
     matched: &Matched,
     ev: &Evidence<'_>,
-    label: &dyn Fn(&str, u32) -> String,
+    label: &dyn Fn(&str, u32) -> Option<String>,
 ) -> CitationResult {
     let mut out = CitationResult {
         check: CitationCheck::NotFound,
@@ -133,23 +134,25 @@ pub fn check(
     };
     let own = matched.sources(&work.key);
     let found = |at: &Located<'_>| {
-        at.pages.map(|p| {
-            let a = label(at.source_id, p.first);
-            if p.last == p.first {
-                a
-            } else {
-                format!("{a}–{}", label(at.source_id, p.last))
-            }
-        })
+        let p = at.pages?;
+        let a = label(at.source_id, p.first)?;
+        if p.last == p.first {
+            return Some(a);
+        }
+        Some(format!("{a}–{}", label(at.source_id, p.last)?))
     };
     match &ev.at {
         Some(at) if own.iter().any(|s| s == at.source_id) => {
             out.found_source = Some(at.source_id.to_string());
             out.page_found = found(at);
-            let on_page = match (&citation.page, at.pages) {
+            // The printed pages of the passage, when they can be known.
+            let printed = at.pages.filter(|_| out.page_found.is_some());
+            let on_page = match (&citation.page, printed) {
                 (None, _) => true,
                 (Some(_), None) => true,
-                (Some(w), Some(p)) => page_matches(w, p, &|n| label(at.source_id, n)),
+                (Some(w), Some(p)) => {
+                    page_matches(w, p, &|n| label(at.source_id, n).unwrap_or_default())
+                }
             };
             out.check = match (ev.status == Status::Validated, on_page) {
                 (true, true) => CitationCheck::Ok,
@@ -160,6 +163,14 @@ pub fn check(
                 CitationCheck::Ok if citation.page.is_some() && at.pages.is_none() => {
                     "in the cited work; the page was not checked (the source has no pages)".into()
                 }
+                CitationCheck::Ok if citation.page.is_some() && printed.is_none() => format!(
+                    "in the cited work; the page was not checked (the file does not number its \
+                     pages as @{} is printed{})",
+                    work.key,
+                    work.pages
+                        .map(|(a, b)| format!(", {}", pages_words(&format!("{a}–{b}"))))
+                        .unwrap_or_default()
+                ),
                 CitationCheck::Ok if citation.page.is_none() => match &citation.unread_locator {
                     Some(l) => {
                         format!("in the cited work; the locator \"{l}\" is not a page it can check")

@@ -19,6 +19,7 @@
 
 mod guard;
 mod live;
+mod lock;
 mod reader;
 mod readonly;
 mod schema;
@@ -26,9 +27,10 @@ mod stamps;
 mod vectors;
 mod writer;
 
+pub use lock::is_busy;
 pub use reader::{Hit, Index};
 pub use vectors::{EXACT_SCAN_MAX_FLOATS, VectorStore, read_ids as read_vector_ids, read_vectors};
-pub use writer::{Progress, UpdateOptions, UpdateReport, is_busy, update};
+pub use writer::{Progress, UpdateOptions, UpdateReport, update};
 
 use crate::chunk::ChunkConfig;
 use crate::ingest::{Format, Skipped};
@@ -61,6 +63,9 @@ pub struct FileEntry {
     /// document declares them (PDF `/PageLabels`): what an author cites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_labels: Option<Vec<String>>,
+    /// How many physical pages a paged document has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u32>,
     /// The file's modification time (ns since the epoch) when it was read,
     /// if it was then at least [`SETTLED_NS`] old: a file with the same
     /// size and modification time is not read again. (A younger stamp is
@@ -111,6 +116,25 @@ impl FileEntry {
             .cloned()
             .unwrap_or_else(|| page.to_string())
     }
+
+    /// The printed page of physical page `page` of a work printed on pages
+    /// `work` (its bibliography's "291--293"): the page label, else, when
+    /// the file has exactly the work's pages, the page the work counts to,
+    /// else the number itself. `None` when it cannot be known: a work
+    /// printed from past page 1 whose file neither labels its pages nor
+    /// has as many as the work (a cover page, an offprint).
+    pub fn printed_page(&self, page: u32, work: Option<(u32, u32)>) -> Option<String> {
+        if self.page_labels.is_some() {
+            return Some(self.page_label(page));
+        }
+        match work {
+            Some((a, b)) if self.pages == Some(b - a + 1) && page <= b - a + 1 => {
+                Some((a + page - 1).to_string())
+            }
+            Some((a, _)) if a > 1 => None,
+            _ => Some(page.to_string()),
+        }
+    }
 }
 
 impl Manifest {
@@ -123,15 +147,34 @@ impl Manifest {
             .unwrap_or_else(|| page.to_string())
     }
 
-    /// The printed labels of pages `first` to `last`: "4", or "ii–1" for a
-    /// quote that runs onto the next page.
-    pub fn pages_label(&self, source_id: &str, first: u32, last: u32) -> String {
-        let a = self.page_label(source_id, first);
-        if last == first {
-            a
-        } else {
-            format!("{a}–{}", self.page_label(source_id, last))
+    /// [`FileEntry::printed_page`] of `source_id`'s physical page `page`.
+    pub fn printed_page(
+        &self,
+        source_id: &str,
+        page: u32,
+        work: Option<(u32, u32)>,
+    ) -> Option<String> {
+        match self.files.get(source_id) {
+            Some(f) => f.printed_page(page, work),
+            None => Some(page.to_string()),
         }
+    }
+
+    /// The printed pages `first` to `last` of a work printed on pages
+    /// `work`: "4", or "ii–1" for a quote that runs onto the next page;
+    /// `None` when they cannot be known.
+    pub fn printed_pages(
+        &self,
+        source_id: &str,
+        first: u32,
+        last: u32,
+        work: Option<(u32, u32)>,
+    ) -> Option<String> {
+        let a = self.printed_page(source_id, first, work)?;
+        if last == first {
+            return Some(a);
+        }
+        Some(format!("{a}–{}", self.printed_page(source_id, last, work)?))
     }
 }
 

@@ -321,3 +321,40 @@ fn an_index_held_by_another_process_is_told_from_other_failures() {
     let other = update(&gone, idx.path(), &opts(), Some(e.as_ref()), &mut |_| {}).unwrap_err();
     assert!(!is_busy(&other), "{other:#}");
 }
+
+proptest::proptest! {
+    /// A work printed from past page 1 is never given a page outside its
+    /// printed pages, unless the file itself labels its pages so.
+    #[test]
+    fn a_works_printed_page_is_one_of_its_pages(
+        pages in proptest::option::of(1u32..40), a in 1u32..400, len in 0u32..40,
+        page in 1u32..40, labelled in proptest::bool::ANY,
+    ) {
+        let b = a + len;
+        let entry = FileEntry {
+            hash: String::new(),
+            size: 0,
+            title: String::new(),
+            format: crate::ingest::Format::Pdf,
+            chunks: 0,
+            author: None,
+            encoding: None,
+            page_labels: labelled.then(|| (1..=40).map(|n| format!("L{n}")).collect()),
+            pages,
+            modified: None,
+        };
+        match entry.printed_page(page, Some((a, b))) {
+            Some(p) if labelled => proptest::prop_assert_eq!(p, format!("L{page}")),
+            Some(p) if a > 1 => {
+                let n: u32 = p.parse().unwrap();
+                proptest::prop_assert!((a..=b).contains(&n), "{} of {}–{}", n, a, b);
+                proptest::prop_assert_eq!(n, a + page - 1);
+            }
+            Some(p) => proptest::prop_assert!(
+                p == page.to_string() || pages == Some(b - a + 1),
+                "{}", p
+            ),
+            None => proptest::prop_assert!(!labelled && a > 1),
+        }
+    }
+}

@@ -18,7 +18,7 @@ use tantivy::{TantivyDocument, Term};
 /// Bumped whenever loaders, the chunker or the analyzer change what they
 /// produce, so that an index built by an older version is rebuilt rather
 /// than reused.
-const CHUNKER_VERSION: u32 = 35;
+const CHUNKER_VERSION: u32 = 36;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,7 +129,7 @@ pub fn update(
     super::guard::check_index_dir(sources, dir)?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the index folder {}", dir.display()))?;
-    let _lock = lock(dir)?;
+    let _lock = super::lock::lock(dir)?;
     let tdir = dir.join("tantivy");
     std::fs::create_dir_all(&tdir)?;
     let (tschema, fields) = schema::build();
@@ -360,6 +360,7 @@ pub fn update(
                             .filter(|d| d.how != "utf-8")
                             .map(|d| format!("{} ({})", d.encoding, d.how)),
                         page_labels: ex.page_labels.clone(),
+                        pages: ex.pages,
                         modified: settled,
                     },
                 );
@@ -622,33 +623,6 @@ fn crash_point(name: &str) {
     if std::env::var("RESEARCH_BOARD_CRASH_AT").is_ok_and(|v| v == name) {
         std::process::abort();
     }
-}
-
-/// Did `e` come of another process holding the index's lock? It will be
-/// free again when that process ends.
-pub fn is_busy(e: &anyhow::Error) -> bool {
-    let contended = fs2::lock_contended_error().raw_os_error();
-    e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.raw_os_error() == contended)
-    })
-}
-
-fn lock(dir: &Path) -> Result<std::fs::File> {
-    use fs2::FileExt;
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join("index.lock"))
-        .with_context(|| format!("cannot write to the index folder {}", dir.display()))?;
-    f.try_lock_exclusive().with_context(|| {
-        format!(
-            "another research-board process is indexing {}; wait for it to finish",
-            dir.display()
-        )
-    })?;
-    Ok(f)
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

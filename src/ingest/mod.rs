@@ -65,6 +65,9 @@ pub struct Extracted {
     /// paged document declares them (PDF `/PageLabels`: "i", "ii", "1").
     #[serde(default)]
     pub page_labels: Option<Vec<String>>,
+    /// How many physical pages a paged document has.
+    #[serde(default)]
+    pub pages: Option<u32>,
 }
 
 impl Extracted {

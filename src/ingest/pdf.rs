@@ -135,6 +135,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),
+        pages: Some(pages.len() as u32),
         ..Extracted::default()
     };
     // A line that looks like a heading but stands alone three times or more

@@ -158,13 +158,16 @@ const VERDICTS: [Verdict; 7] = [
 ];
 
 /// Labels of physical pages 1–30: front matter in Roman numerals for
-/// the first `front` pages, then 1, 2, …
-fn label_of(front: u32) -> impl Fn(&str, u32) -> String {
+/// the first `front` pages, then 1, 2, …; none at all when `unknown`
+/// (a file that does not number its pages as its work is printed).
+fn label_of(front: u32, unknown: bool) -> impl Fn(&str, u32) -> Option<String> {
     move |_, n| {
-        if n <= front {
-            crate::ingest::roman_numeral(n as u64)
+        if unknown {
+            None
+        } else if n <= front {
+            Some(crate::ingest::roman_numeral(n as u64))
         } else {
-            (n - front).to_string()
+            Some((n - front).to_string())
         }
     }
 }
@@ -179,10 +182,10 @@ proptest! {
         verdict in 0usize..7, source in 0usize..4, paged in any::<bool>(),
         first in 1u32..30, len in 0u32..3, front in 0u32..6,
         w1 in 1u32..33, w2 in 0u32..3, roman_written in any::<bool>(), range in any::<bool>(),
-        key in 0usize..3,
+        key in 0usize..3, unknown in any::<bool>(),
     ) {
         let m = matched();
-        let label = label_of(front);
+        let label = label_of(front, unknown);
         let verdict = VERDICTS[verdict];
         let src = ["own.pdf", "other.pdf", "loose.md", "gone.pdf"][source];
         let pages = paged.then_some(PageRange { first, last: (first + len).min(30) });
@@ -191,7 +194,10 @@ proptest! {
             status: verdict.status(),
             at: (source < 3).then_some(Located { source_id: src, pages }),
         };
-        let written = |n: u32| if roman_written { label("", n) } else { n.to_string() };
+        let written = |n: u32| match label_of(front, false)("", n) {
+            Some(l) if roman_written => l,
+            _ => n.to_string(),
+        };
         let page = match (w1 > 30, range) {
             (true, _) => None,
             (false, false) => Some(written(w1)),
@@ -211,8 +217,12 @@ proptest! {
             prop_assert_eq!(ev.status, Status::Validated);
             let at = ev.at.as_ref().unwrap();
             prop_assert_eq!(at.source_id, c.key.as_deref().map(|k| format!("{k}.pdf")).unwrap());
-            if let (Some(w), Some(p)) = (&page, at.pages) {
-                let on: Vec<String> = (p.first..=p.last).map(|n| label("", n)).collect();
+            if unknown && at.pages.is_some() {
+                // Pages that cannot be known are never said to be checked.
+                prop_assert!(r.page_found.is_none());
+                prop_assert!(!r.note.contains("on the page cited"), "{}", r.note);
+            } else if let (Some(w), Some(p)) = (&page, at.pages) {
+                let on: Vec<String> = (p.first..=p.last).map(|n| label("", n).unwrap()).collect();
                 for part in w.split('–') {
                     prop_assert!(on.iter().any(|l| l.eq_ignore_ascii_case(part)),
                         "ok for {} but the quote is on {:?}", w, on);
