@@ -66,6 +66,29 @@ impl SnippetView {
     pub fn chunk(&self) -> Option<usize> {
         self.spans.first().map(|s| s.chunk)
     }
+
+    /// Validated when it was read, flagged since: its file changed.
+    fn changed_since(&self) -> bool {
+        self.status == Status::Flagged && self.verdict.status() == Status::Validated
+    }
+
+    /// The verdict's symbol; a flag for a quote whose file changed since.
+    pub fn symbol(&self) -> &'static str {
+        if self.changed_since() {
+            "⚠"
+        } else {
+            symbol(self.verdict)
+        }
+    }
+
+    /// What the verdict means, in words for people.
+    pub fn meaning(&self) -> &'static str {
+        if self.changed_since() {
+            "Exact words of the cited source as it was read; the file has changed since."
+        } else {
+            self.verdict.describe()
+        }
+    }
 }
 
 /// One line of the answer, with where its citation markers are.

@@ -406,6 +406,12 @@ fn an_answer_on_screen_is_flagged_when_its_file_changes() {
     let after = text(&render(&mut app, 120, 40));
     assert!(after.contains("confidence medium"), "{after}");
     assert!(after.contains("changed since: flagged"), "{after}");
+    // The row and the preview say so, not "exact words".
+    assert!(after.contains("⚠ [1]"), "{after}");
+    app.select_snippet(0);
+    let after = text(&render(&mut app, 120, 40));
+    assert!(after.contains("the file has changed since"), "{after}");
+    assert!(!after.contains("✓ Exact words"), "{after}");
 
     // And with no word from the watcher: the periodic check finds it.
     let mut o = answer_outcome(6, 8);

@@ -5,7 +5,7 @@ use super::pane_block;
 use super::wrap::{Seg, Wrapped};
 use crate::gate::Decision;
 use crate::tui::app::{App, Focus};
-use crate::tui::model::{Board, symbol};
+use crate::tui::model::Board;
 use crate::tui::theme::Theme;
 use crate::validate::Status;
 use ratatui::Frame;
@@ -171,7 +171,7 @@ pub fn snippets(app: &App, f: &mut Frame, area: Rect) {
             let mark = if in_chunk.contains(&i) { "▸" } else { " " };
             let mut spans = vec![
                 Span::styled(mark, base.patch(t.key())),
-                Span::styled(symbol(s.verdict), base.patch(status_style(&t, s.status))),
+                Span::styled(s.symbol(), base.patch(status_style(&t, s.status))),
                 Span::styled(format!(" [{}] ", s.n), base.patch(t.citation())),
             ];
             // The quote's own words first, cut with "…"; the source after

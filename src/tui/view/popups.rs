@@ -130,7 +130,7 @@ fn popup_text(app: &App, p: Popup, area: Rect) -> (&'static str, u16, u16, Wrapp
                     let st = status_style(&t, s.status);
                     w.push(
                         &[
-                            Seg::new(format!("{} [{}] ", symbol(s.verdict), s.n), st),
+                            Seg::new(format!("{} [{}] ", s.symbol(), s.n), st),
                             Seg::new(
                                 format!(
                                     "{} ({}) ",
@@ -218,7 +218,7 @@ fn popup_text(app: &App, p: Popup, area: Rect) -> (&'static str, u16, u16, Wrapp
                 let st = status_style(&t, s.status);
                 w.push(
                     &[
-                        Seg::new(format!("{} [{}] is flagged: ", symbol(s.verdict), s.n), st),
+                        Seg::new(format!("{} [{}] is flagged: ", s.symbol(), s.n), st),
                         Seg::new(verdict_name(s.verdict), st),
                     ],
                     inner_w,

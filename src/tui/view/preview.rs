@@ -5,7 +5,7 @@ use super::pane_block;
 use super::panes::{inner, status_style, trim_scroll};
 use super::wrap::{Seg, Wrapped};
 use crate::tui::app::{App, Focus};
-use crate::tui::model::{Board, SnippetView, symbol, verdict_name};
+use crate::tui::model::{Board, SnippetView, verdict_name};
 use crate::tui::theme::Theme;
 use crate::validate::{Status, Verdict};
 use ratatui::Frame;
@@ -153,16 +153,13 @@ fn preview_text(app: &App, area: Rect) -> PreviewText {
         if let Some(s) = sel {
             title = Line::from(vec![
                 Span::raw(" Preview "),
-                Span::styled(symbol(s.verdict), status_style(&t, s.status)),
+                Span::styled(s.symbol(), status_style(&t, s.status)),
                 Span::raw(format!(" [{}] {} ", s.n, verdict_name(s.verdict))),
             ]);
             w.push(
                 &[
-                    Seg::new(
-                        format!("{} ", symbol(s.verdict)),
-                        status_style(&t, s.status),
-                    ),
-                    Seg::new(s.verdict.describe(), t.base()),
+                    Seg::new(format!("{} ", s.symbol()), status_style(&t, s.status)),
+                    Seg::new(s.meaning(), t.base()),
                 ],
                 width,
             );
@@ -211,7 +208,7 @@ fn preview_text(app: &App, area: Rect) -> PreviewText {
                         segs.push(Seg::new("none", t.dim()));
                     }
                     for s in &shown {
-                        segs.push(Seg::new(symbol(s.verdict), status_style(&t, s.status)));
+                        segs.push(Seg::new(s.symbol(), status_style(&t, s.status)));
                         segs.push(Seg::new(format!("[{}] ", s.n), t.citation()));
                     }
                     w.push(&segs, width);
