@@ -1,12 +1,10 @@
 //! The author's bibliography: BibTeX/BibLaTeX or CSL-JSON read into
 //! [`Work`]s, and the works matched to the sources of the index.
 
-use super::title::{MIN_TITLE_SIMILARITY, title_similarity};
 use anyhow::{Context, Result, anyhow, bail};
 use biblatex::ChunksExt;
 use hayagriva::citationberg::json as csl_json;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A person's name as a bibliography gives it.
@@ -40,7 +38,8 @@ pub struct Work {
     pub year: Option<i32>,
     /// Lower-cased, without a resolver prefix ("10.1000/xyz").
     pub doi: Option<String>,
-    /// Base names of the files attached to the entry (the `file` field).
+    /// The paths of the files attached to the entry (the `file` field),
+    /// with `/` between folders.
     pub files: Vec<String>,
     /// The pages the work is printed on, when given as numbers
     /// ("291--293"): an article's or a chapter's.
@@ -136,7 +135,7 @@ impl Bibliography {
             };
             in_a_book(&mut converted);
             let field = |name: &str| entry.get(name).map(|c| c.format_verbatim());
-            let files = field("file").map(|f| file_names(&f)).unwrap_or_default();
+            let files = field("file").map(|f| file_paths(&f)).unwrap_or_default();
             let doi = field("doi").and_then(|d| clean_doi(&d));
             let title = converted
                 .title()
@@ -208,7 +207,7 @@ impl Bibliography {
                 warnings.push(format!("item {}: not an object", n + 1));
                 continue;
             };
-            let file = map.get("file").and_then(|f| f.as_str()).map(file_names);
+            let file = map.get("file").and_then(|f| f.as_str()).map(file_paths);
             let kept: serde_json::Map<String, serde_json::Value> = map
                 .into_iter()
                 .filter(|(_, v)| !matches!(v, serde_json::Value::Bool(_) | serde_json::Value::Null))
@@ -330,11 +329,11 @@ fn clean_doi(d: &str) -> Option<String> {
     bare.starts_with("10.").then(|| bare.to_string())
 }
 
-/// The base names of the files in a `file` field, in the forms reference
-/// managers write it: Zotero's `Description:path:mime/type` items and
-/// Better BibTeX's plain paths, separated by `;`; Windows paths with
-/// escaped `\:`.
-pub fn file_names(field: &str) -> Vec<String> {
+/// The paths of the files in a `file` field, with `/` between folders, in
+/// the forms reference managers write it: Zotero's
+/// `Description:path:mime/type` items and Better BibTeX's plain paths,
+/// separated by `;`; Windows paths with escaped `\:`.
+pub fn file_paths(field: &str) -> Vec<String> {
     const MIME: [&str; 9] = [
         "application/",
         "text/",
@@ -354,155 +353,23 @@ pub fn file_names(field: &str) -> Vec<String> {
         {
             item = rest;
         }
-        let base = item.rsplit(['/', '\\']).next().unwrap_or(item);
-        // "Full Text PDF:paper.pdf" without a folder.
-        let base = base.rsplit(':').next().unwrap_or(base).trim();
-        if !base.is_empty() {
-            out.push(base.to_string());
+        // Better BibTeX escapes a Windows path's colon and backslashes.
+        let item = item
+            .replace("\\:", ":")
+            .replace("\\\\", "\\")
+            .replace('\\', "/");
+        let mut parts: Vec<&str> = item.split('/').filter(|p| !p.is_empty()).collect();
+        // "Full Text PDF:", "C:" or "Snapshot:notes.html": a description or
+        // drive before the path.
+        if let Some(first) = parts.first_mut() {
+            *first = first.rsplit(':').next().unwrap_or(first).trim();
+        }
+        parts.retain(|p| !p.is_empty());
+        if !parts.is_empty() {
+            out.push(parts.join("/"));
         }
     }
     out
-}
-
-/// What the matcher knows of one source of the index.
-#[derive(Debug, Clone)]
-pub struct SourceMeta {
-    /// The source id: its path under the sources folder.
-    pub id: String,
-    /// The title from the work's own metadata (or its file name).
-    pub title: String,
-}
-
-/// How a work was tied to a source.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchHow {
-    /// The entry's `file` field names the source's file.
-    File,
-    /// The entry's DOI is printed in the source's first pages.
-    Doi,
-    /// The entry's title is like the source's title (similarity).
-    Title(f32),
-}
-
-/// The works of a bibliography tied to the sources of an index.
-#[derive(Debug, Clone)]
-pub struct Matched {
-    pub bib: Bibliography,
-    /// Source ids of each work (same order as `bib.works`).
-    pub sources_of: Vec<Vec<String>>,
-    /// The work (index into `bib.works`) of each matched source, and how.
-    pub work_of: BTreeMap<String, (usize, MatchHow)>,
-    /// Sources no work matched.
-    pub unmatched_sources: Vec<String>,
-}
-
-impl Matched {
-    /// Tie works to sources: by file name, else by DOI (`head` gives the
-    /// first text of a source, asked only while a work with a DOI is left),
-    /// else by title. A source belongs to one work; a work may have several
-    /// sources (copies of one file).
-    pub fn new(
-        bib: Bibliography,
-        sources: &[SourceMeta],
-        head: &mut dyn FnMut(&str) -> Option<String>,
-    ) -> Matched {
-        let mut work_of: BTreeMap<String, (usize, MatchHow)> = BTreeMap::new();
-        // 1. File names.
-        for s in sources {
-            let base = s.id.rsplit('/').next().unwrap_or(&s.id).to_lowercase();
-            if let Some(w) = bib
-                .works
-                .iter()
-                .position(|w| w.files.iter().any(|f| f.to_lowercase() == base))
-            {
-                work_of.insert(s.id.clone(), (w, MatchHow::File));
-            }
-        }
-        // 2. DOIs, for works without a file match.
-        let doi_works: Vec<usize> = (0..bib.works.len())
-            .filter(|&w| bib.works[w].doi.is_some() && !work_of.values().any(|(x, _)| *x == w))
-            .collect();
-        if !doi_works.is_empty() {
-            for s in sources {
-                if work_of.contains_key(&s.id) {
-                    continue;
-                }
-                let Some(text) = head(&s.id) else { continue };
-                let text = text.to_lowercase();
-                if let Some(&w) = doi_works.iter().find(|&&w| {
-                    bib.works[w]
-                        .doi
-                        .as_deref()
-                        .is_some_and(|d| text.contains(d))
-                }) {
-                    work_of.insert(s.id.clone(), (w, MatchHow::Doi));
-                }
-            }
-        }
-        // 3. Titles, for works still without a source.
-        let left: Vec<usize> = (0..bib.works.len())
-            .filter(|&w| !work_of.values().any(|(x, _)| *x == w))
-            .collect();
-        for s in sources {
-            if work_of.contains_key(&s.id) {
-                continue;
-            }
-            let best = left
-                .iter()
-                .filter_map(|&w| {
-                    let t = bib.works[w].title.as_deref()?;
-                    Some((w, title_similarity(t, &s.title)))
-                })
-                .filter(|(_, sim)| *sim >= MIN_TITLE_SIMILARITY)
-                .max_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((w, sim)) = best {
-                work_of.insert(s.id.clone(), (w, MatchHow::Title(sim)));
-            }
-        }
-        let mut sources_of = vec![Vec::new(); bib.works.len()];
-        for (id, (w, _)) in &work_of {
-            sources_of[*w].push(id.clone());
-        }
-        let unmatched_sources = sources
-            .iter()
-            .filter(|s| !work_of.contains_key(&s.id))
-            .map(|s| s.id.clone())
-            .collect();
-        Matched {
-            bib,
-            sources_of,
-            work_of,
-            unmatched_sources,
-        }
-    }
-
-    /// Works no source matched.
-    pub fn unmatched_works(&self) -> Vec<&Work> {
-        self.bib
-            .works
-            .iter()
-            .zip(&self.sources_of)
-            .filter(|(_, s)| s.is_empty())
-            .map(|(w, _)| w)
-            .collect()
-    }
-
-    /// The work a source belongs to.
-    pub fn work_of_source(&self, source_id: &str) -> Option<&Work> {
-        self.work_of
-            .get(source_id)
-            .map(|(w, _)| &self.bib.works[*w])
-    }
-
-    /// The sources of the work with this key.
-    pub fn sources(&self, key: &str) -> &[String] {
-        self.bib
-            .works
-            .iter()
-            .position(|w| w.key == key)
-            .map_or(&[], |i| self.sources_of[i].as_slice())
-    }
 }
 
 /// A chapter of an edited book (`@incollection`) becomes, in hayagriva, an
@@ -531,26 +398,26 @@ fn in_a_book(e: &mut hayagriva::Entry) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
     fn file_fields_as_reference_managers_write_them() {
         assert_eq!(
-            file_names(
+            file_paths(
                 "Full Text PDF:/home/a/Zotero/storage/ABCD1234/Smith - 2020 - Lights.pdf:application/pdf"
             ),
-            ["Smith - 2020 - Lights.pdf"]
+            ["home/a/Zotero/storage/ABCD1234/Smith - 2020 - Lights.pdf"]
         );
         assert_eq!(
-            file_names("/papers/a.pdf;/papers/b.docx"),
-            ["a.pdf", "b.docx"]
+            file_paths("/papers/a.pdf;/papers/b.docx"),
+            ["papers/a.pdf", "papers/b.docx"]
         );
         assert_eq!(
-            file_names(r"C\:\\Users\\me\\Zotero\\storage\\X\\paper.pdf"),
-            ["paper.pdf"]
+            file_paths(r"C\:\\Users\\me\\Zotero\\storage\\X\\paper.pdf"),
+            ["Users/me/Zotero/storage/X/paper.pdf"]
         );
-        assert_eq!(file_names("Snapshot:notes.html:text/html"), ["notes.html"]);
+        assert_eq!(file_paths("Snapshot:notes.html:text/html"), ["notes.html"]);
     }
 
     #[test]
@@ -575,7 +442,7 @@ mod tests {
         assert_eq!(clean_doi("not a doi"), None);
     }
 
-    const BIB: &str = r#"
+    pub(crate) const BIB: &str = r#"
 @book{smith2020,
   author = {Smith, Anna and Jones, Ben},
   title = {The Keeper's Lamp},
@@ -599,62 +466,6 @@ mod tests {
   date = {2001},
 }
 "#;
-
-    #[test]
-    fn bibtex_works_match_sources_by_file_doi_and_title() {
-        let bib = Bibliography::from_biblatex(BIB).unwrap();
-        assert!(bib.warnings.is_empty(), "{:?}", bib.warnings);
-        let smith = bib.get("smith2020").unwrap();
-        assert_eq!(smith.author_year(), "Smith and Jones 2020");
-        assert_eq!(smith.files, ["lamp.pdf"]);
-        assert_eq!(bib.get("doe2019").unwrap().author_year(), "Doe et al. 2019");
-        assert_eq!(bib.get("lost2001").unwrap().author_year(), "van Lost 2001");
-        let sources = vec![
-            SourceMeta {
-                id: "books/lamp.pdf".into(),
-                title: "Something else".into(),
-            },
-            SourceMeta {
-                id: "fog.pdf".into(),
-                title: "Fog".into(),
-            },
-            SourceMeta {
-                id: "copy-of-lamp.md".into(),
-                title: "The keeper’s lamp".into(),
-            },
-            SourceMeta {
-                id: "diary.md".into(),
-                title: "A Diary".into(),
-            },
-        ];
-        let mut asked = Vec::new();
-        let mut head = |id: &str| {
-            asked.push(id.to_string());
-            (id == "fog.pdf").then(|| "Journal of Lights, doi: 10.1234/jol.2019.4".to_string())
-        };
-        let m = Matched::new(bib, &sources, &mut head);
-        assert_eq!(m.work_of["books/lamp.pdf"], (0, MatchHow::File));
-        assert_eq!(m.work_of["fog.pdf"], (1, MatchHow::Doi));
-        // The title match only among works no file or DOI matched.
-        assert!(!m.work_of.contains_key("copy-of-lamp.md"));
-        assert_eq!(m.unmatched_sources, ["copy-of-lamp.md", "diary.md"]);
-        let missing: Vec<&str> = m.unmatched_works().iter().map(|w| w.key.as_str()).collect();
-        assert_eq!(missing, ["lost2001"]);
-        assert_eq!(m.sources("smith2020"), ["books/lamp.pdf"]);
-        assert!(!asked.contains(&"books/lamp.pdf".to_string()));
-    }
-
-    #[test]
-    fn titles_match_when_nothing_else_does() {
-        let bib = Bibliography::from_biblatex(BIB).unwrap();
-        let sources = vec![SourceMeta {
-            id: "a/b/whatever.md".into(),
-            title: "A work nobody has".into(),
-        }];
-        let m = Matched::new(bib, &sources, &mut |_| None);
-        assert_eq!(m.work_of["a/b/whatever.md"].0, 2);
-        assert!(matches!(m.work_of["a/b/whatever.md"].1, MatchHow::Title(s) if s == 1.0));
-    }
 
     #[test]
     fn csl_json_items_are_works() {

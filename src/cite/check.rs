@@ -27,7 +27,7 @@
 //! pages (Markdown, text, HTML, Word) cannot show a page wrong: `ok`, and
 //! the note says the page was not checked.
 
-use super::bib::{Matched, Work};
+use super::{Matched, Work};
 use crate::validate::{Status, Verdict};
 use serde::{Deserialize, Serialize};
 

@@ -4,8 +4,8 @@
 //!
 //! - [`bib`]: a BibTeX/BibLaTeX file (the `biblatex` crate) or CSL-JSON
 //!   (what Zotero and Better BibTeX export), read into [`Work`]s, and
-//!   [`Matched`]: each work tied to its source files — by the entry's
-//!   `file` field (base names), else its DOI printed in the source's first
+//!   [`Matched`] (`matching`): each work tied to its source files — by the
+//!   entry's `file` field, else its DOI printed in the source's first
 //!   pages, else its title's similarity to the source's metadata title.
 //! - [`style`]: a quote with its work and page as Pandoc (`“…” [@key,
 //!   p. 233]`), a CSL style rendered by `hayagriva` (Chicago author-date,
@@ -21,11 +21,13 @@
 pub mod bib;
 mod bomb;
 pub mod check;
+mod matching;
 pub mod style;
 mod title;
 
-pub use bib::{Bibliography, MatchHow, Matched, SourceMeta, Work};
+pub use bib::{Bibliography, Work};
 pub use check::{Citation, CitationCheck, CitationResult, PageRange};
+pub use matching::{MatchHow, Matched, SourceMeta};
 pub use style::CiteStyle;
 
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,12 @@ fn title_words(t: &str) -> Vec<String> {
 
 /// How alike two titles are, 0–1: the Dice coefficient of their word sets
 /// (case, punctuation and word order aside). A subtitle the other lacks
-/// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67).
+/// lowers it ("Deep Learning" / "Deep Learning: A Survey" is 0.67). Two
+/// titles are not alike at all (0) when they number different volumes,
+/// parts or years ("Volume One" / "Volume Two"), when the words one has
+/// and the other lacks say it is about the other ("Notes on …", "… : a
+/// review"), or when a title of three words or fewer has a word the other
+/// lacks ("To the Lighthouse" / "The Lighthouse").
 pub fn title_similarity(a: &str, b: &str) -> f32 {
     // A PEP is titled with its number ("PEP 8 – Style Guide for Python
     // Code"); a reference may give its title alone.
@@ -33,7 +38,46 @@ pub fn title_similarity(a: &str, b: &str) -> f32 {
     dice(a, b).max(dice(&bare(a), &bare(b)))
 }
 
-/// The Dice coefficient of two titles' word sets.
+/// Words that make a title another text's about the work: the author's
+/// notes on it, a review, a reply.
+const ABOUT: [&str; 21] = [
+    "notes",
+    "note",
+    "summary",
+    "review",
+    "reviews",
+    "draft",
+    "against",
+    "reply",
+    "response",
+    "comment",
+    "comments",
+    "commentary",
+    "erratum",
+    "errata",
+    "corrigendum",
+    "correction",
+    "reading",
+    "critique",
+    "outline",
+    "excerpts",
+    "rejoinder",
+];
+
+/// A word that numbers a volume, part, edition or year: digits, a number
+/// word, a Roman numeral of two letters or more.
+fn numbers(w: &str) -> bool {
+    const WORDS: [&str; 20] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "first",
+        "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    ];
+    w.chars().any(|c| c.is_ascii_digit())
+        || WORDS.contains(&w)
+        || (w.len() >= 2 && w.chars().all(|c| "ivxlc".contains(c)))
+}
+
+/// The Dice coefficient of two titles' word sets; 0 for titles of other
+/// works (see [`title_similarity`]).
 fn dice(a: &str, b: &str) -> f32 {
     let mut a = title_words(a);
     let mut b = title_words(b);
@@ -42,6 +86,20 @@ fn dice(a: &str, b: &str) -> f32 {
     b.sort();
     b.dedup();
     if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let only = |x: &[String], y: &[String]| -> Vec<String> {
+        x.iter()
+            .filter(|w| y.binary_search(w).is_err())
+            .cloned()
+            .collect()
+    };
+    let differ: Vec<String> = [only(&a, &b), only(&b, &a)].concat();
+    let other_work = differ
+        .iter()
+        .any(|w| numbers(w) || ABOUT.contains(&w.as_str()))
+        || (!differ.is_empty() && a.len().min(b.len()) <= 3);
+    if other_work {
         return 0.0;
     }
     let common = a.iter().filter(|w| b.binary_search(w).is_ok()).count();
@@ -67,6 +125,38 @@ mod tests {
             1.0
         );
         assert!(title_similarity("PEP 572 – Assignment Expressions", "PEP 8 – Style Guide") < 0.5);
+    }
+
+    /// Titles one word apart that name other works.
+    #[test]
+    fn other_volumes_notes_and_short_titles_are_other_works() {
+        for (a, b) in [
+            (
+                "A History of Scottish Lighthouses, Volume One",
+                "A History of Scottish Lighthouses Volume Two",
+            ),
+            (
+                "Annual Report of the Lighthouse Board 1850",
+                "Annual Report of the Lighthouse Board 1851",
+            ),
+            (
+                "The Keepers of the Rock, Part II",
+                "The Keepers of the Rock, Part III",
+            ),
+            ("Keepers of the Rock", "Notes on Keepers of the Rock"),
+            ("Keepers of the Rock", "Keepers of the Rock: a review"),
+            ("Keepers of the Rock", "Against Keepers of the Rock"),
+            ("To the Lighthouse", "The Lighthouse"),
+        ] {
+            assert_eq!(title_similarity(a, b), 0.0, "{a} / {b}");
+        }
+        // Still alike: a subtitle's punctuation, a long title's extra word.
+        assert!(
+            title_similarity(
+                "A History of Scottish Lighthouses, Volume One",
+                "A history of the Scottish lighthouses: volume one"
+            ) >= MIN_TITLE_SIMILARITY
+        );
     }
 
     proptest::proptest! {
