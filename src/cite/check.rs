@@ -297,7 +297,7 @@ fn split_range(written: &str) -> Option<(String, String)> {
 
 /// The works a citation names: its key, or the works whose first author's
 /// family name and year are those written (several when the bibliography
-/// holds more than one; a year suffix "2020b" picks none of them out).
+/// holds more than one; a year's letter, "2020b", picks one of them out).
 pub fn resolve<'m>(citation: &Citation, matched: &'m Matched) -> Vec<&'m Work> {
     if let Some(k) = &citation.key {
         return matched.bib.get(k).into_iter().collect();
@@ -306,18 +306,40 @@ pub fn resolve<'m>(citation: &Citation, matched: &'m Matched) -> Vec<&'m Work> {
         return Vec::new();
     };
     let first = first_author(author).to_lowercase();
-    let year: String = year.chars().take_while(char::is_ascii_digit).collect();
-    matched
+    let digits: String = year.chars().take_while(char::is_ascii_digit).collect();
+    let mut works: Vec<&Work> = matched
         .bib
         .works
         .iter()
-        .filter(|w| w.year.map(|y| y.to_string()) == Some(year.clone()))
+        .filter(|w| w.year.map(|y| y.to_string()) == Some(digits.clone()))
         .filter(|w| {
             w.authors.first().is_some_and(|a| {
                 a.family.to_lowercase() == first || a.full_family().to_lowercase() == first
             })
         })
-        .collect()
+        .collect();
+    // "2001b": of an author's works of one year, the second by title (as
+    // author-date styles letter them); a letter past them names none.
+    let letter = year[digits.len()..]
+        .chars()
+        .next()
+        .filter(char::is_ascii_lowercase);
+    if let Some(l) = letter.filter(|_| works.len() > 1) {
+        let sort_title = |w: &Work| {
+            let t = w.title.as_deref().unwrap_or("").to_lowercase();
+            ["a ", "an ", "the "]
+                .iter()
+                .find_map(|a| t.strip_prefix(a).map(str::to_string))
+                .unwrap_or(t)
+        };
+        works.sort_by_key(|w| sort_title(w));
+        return works
+            .into_iter()
+            .nth((l as u8 - b'a') as usize)
+            .into_iter()
+            .collect();
+    }
+    works
 }
 
 /// "Smith" of "Smith and Jones", "Smith & Jones", "Smith et al.", "Smith,

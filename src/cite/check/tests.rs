@@ -83,6 +83,28 @@ fn author_date_citations() {
     assert_eq!(first_author("Smith et al."), "Smith");
 }
 
+/// "Smith 2001a" and "Smith 2001b" are two works, lettered by title; the
+/// year alone names both.
+#[test]
+fn a_years_letter_picks_one_of_an_authors_works() {
+    let bib = Bibliography::from_biblatex(
+        "@book{fog, title = {The Fog Signals}, author = {Smith, Ann}, date = {2001}}\n\
+         @book{bells, title = {Bells at Sea}, author = {Smith, Ann}, date = {2001}}\n",
+    )
+    .unwrap();
+    let m = Matched::new(bib, &[], &mut |_| None);
+    let keys = |cite: &str| -> Vec<String> {
+        resolve(&after(cite).unwrap(), &m)
+            .iter()
+            .map(|w| w.key.clone())
+            .collect()
+    };
+    assert_eq!(keys(" (Smith 2001a)"), ["bells"]);
+    assert_eq!(keys(" (Smith 2001b)"), ["fog"], "the article aside");
+    assert!(keys(" (Smith 2001c)").is_empty());
+    assert_eq!(keys(" (Smith 2001)").len(), 2);
+}
+
 #[test]
 fn block_quotes_lose_their_trailing_citation() {
     let (q, c) = split_trailing("The lamp never failed. [@doe, p. 3]");
