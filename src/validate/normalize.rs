@@ -232,14 +232,24 @@ pub fn normalize(s: &str) -> Normalized {
 /// partner in their paragraph are text ("run_all(*jobs)" keeps its star);
 /// `literal` is [`super::markup::unpaired_runs`] of the whole `s`.
 pub fn normalize_within(s: &str, range: Range<usize>, literal: &[usize]) -> Normalized {
-    normalize_with(&s[range.clone()], true, &within(literal, range))
+    normalize_with(&s[range.clone()], true, &within(s, literal, range))
 }
 
-/// The offsets of `literal` inside `range`, from its start.
-pub fn within(literal: &[usize], range: Range<usize>) -> Vec<usize> {
+/// The offsets of `literal` (runs of `s`) inside `range`, from its start;
+/// a range starting inside a literal run (the second star of a "**" read
+/// as text) starts with the rest of it.
+pub fn within(s: &str, literal: &[usize], range: Range<usize>) -> Vec<usize> {
     let from = literal.partition_point(|&b| b < range.start);
     let to = literal.partition_point(|&b| b < range.end);
-    literal[from..to].iter().map(|b| b - range.start).collect()
+    let mut out: Vec<usize> = literal[from..to].iter().map(|b| b - range.start).collect();
+    let bytes = s.as_bytes();
+    if range.start < range.end
+        && let Some(&run) = from.checked_sub(1).and_then(|i| literal.get(i))
+        && bytes[run..=range.start].iter().all(|&x| x == bytes[run])
+    {
+        out.insert(0, 0);
+    }
+    out
 }
 
 /// `s` normalized as literal text: every markup char is a char ("*args",

@@ -21,7 +21,7 @@ pub fn reader_text(s: &str) -> String {
 /// [`normalize::normalize_within`] reads): what a located quote copies.
 pub fn reader_text_within(s: &str, start: usize, end: usize) -> String {
     let range = byte_offset(s, start)..byte_offset(s, end);
-    let literal = normalize::within(&markup::unpaired_runs(s), range.clone());
+    let literal = normalize::within(s, &markup::unpaired_runs(s), range.clone());
     reader_text_with(&s[range], &literal)
 }
 

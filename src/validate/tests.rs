@@ -1764,3 +1764,15 @@ fn a_quote_of_another_sources_unpaired_star_is_misattributed() {
     assert_eq!(v.verdict, Verdict::Misattributed);
     assert_eq!(v.spans[0].chunk_id, "o#0");
 }
+
+#[test]
+fn a_quote_from_inside_a_run_shown_as_text_reads_so_at_its_span() {
+    // Found by a long property run: "**" with no partner is text; a quote
+    // starting at its second star is the page's text, and the span reads
+    // so, star and all.
+    let text = "\u{201c}**I\u{a0}*a fine light";
+    let cs = vec![ChunkRef { id: "c#0", source_id: "s", text }];
+    let v = validate("*I *a fine light", "s", &cs, &ValidateConfig { min_words: 1, ..cfg() });
+    assert_eq!(v.status, Status::Validated);
+    assert_eq!(v.copy_text.as_deref(), Some("*I *a fine light"));
+}
