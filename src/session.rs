@@ -234,6 +234,17 @@ impl Session {
             return Ok(i.clone());
         }
         let index = Index::open(&self.index_dir)?;
+        // Another folder's index would answer with that folder's words.
+        if let Ok(here) = self.sources.canonicalize()
+            && index.manifest.sources != here.to_string_lossy()
+        {
+            bail!(
+                "the index folder {} holds the index of another folder ({}); \
+                 choose another --index-dir, or run `research-board index` with --force to replace it",
+                self.index_dir.display(),
+                crate::text::sanitize_for_terminal(&index.manifest.sources, false)
+            );
+        }
         let want = self.embedder().map(|e| e.id().to_string());
         if index.manifest.embedder != want {
             bail!(

@@ -1180,3 +1180,38 @@ fn ask_never_validates_a_changed_file_from_an_old_index() {
     assert!(!statuses.contains(&"validated"), "{o:#}");
     assert_ne!(o["answer"]["confidence"], "high", "{o:#}");
 }
+
+/// `ask --no-update` never answers from an index
+/// built for another folder: its quotes would be that folder's words.
+#[test]
+fn another_folders_index_never_answers() {
+    let idx = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let mine = tempfile::tempdir().unwrap();
+    std::fs::write(
+        other.path().join("o.md"),
+        "# Other\n\nThe other folder says the lamp was green and bright.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        mine.path().join("m.md"),
+        "# Mine\n\nMy folder says the lamp was red and dim.\n",
+    )
+    .unwrap();
+    let i = idx.path().to_str().unwrap();
+    let out = run(&["index", other.path().to_str().unwrap(), "--index-dir", i]);
+    assert!(out.status.success());
+    let m = mine.path().to_str().unwrap();
+    let out = run(&[
+        "ask",
+        m,
+        "What colour was the lamp?",
+        "--index-dir",
+        i,
+        "--no-update",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("index of another folder"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("green"));
+}
