@@ -18,6 +18,7 @@ pub fn extract(text: &str) -> Extracted {
     // HTML comments, which the page does not show, and whether each is
     // inside a line of text.
     let mut comments = Vec::new();
+    let mut marks_at_end = Vec::new();
     for (event, range) in Parser::new(text).into_offset_iter() {
         match event {
             Event::Start(Tag::HtmlBlock)
@@ -25,7 +26,17 @@ pub fn extract(text: &str) -> Extracted {
             {
                 comments.push((range, false));
             }
-            Event::InlineHtml(t) if t.starts_with("<!--") => comments.push((range, true)),
+            // The mark stands where the comment touches a word: at its
+            // start when a char follows it with no space ("can<!-- x
+            // -->not" reads "can￼   not", one word for the word-boundary
+            // check), else at its end ("can<!-- x --> not": "can   ￼ not").
+            Event::InlineHtml(t) if t.starts_with("<!--") => {
+                let glued = text[range.end..].starts_with(|c: char| !c.is_whitespace());
+                if !glued && t.ends_with("-->") {
+                    marks_at_end.push(range.end - 3);
+                }
+                comments.push((range, glued));
+            }
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((range.start, range.end, level_num(level), String::new()));
             }
@@ -89,6 +100,9 @@ pub fn extract(text: &str) -> Extracted {
     }
     out.blocks.sort_by_key(|b| b.start);
     out.text = crate::text::blank_out(out.text, &comments);
+    for m in marks_at_end {
+        out.text.replace_range(m..m + 3, "\u{FFFC}");
+    }
     out
 }
 
@@ -125,7 +139,7 @@ mod tests {
 
     #[test]
     fn html_comments_are_not_text() {
-        let text = "# Notes\n\n<!-- a note\nto myself -->\n\nThe keepers can<!-- x -->not leave.\n\n`<!-- code -->` stays.\n";
+        let text = "# Notes\n\n<!-- a note\nto myself -->\n\nThe keepers can<!-- x -->not leave.\n\n`<!-- code -->` stays.\n\nThe keepers<!-- x --> left; the keepers <!-- y -->stayed<!-- z -->\nhome.\n";
         let ex = extract(text);
         assert_eq!(ex.text.len(), text.len());
         assert_eq!(ex.text.lines().count(), text.lines().count());
@@ -140,6 +154,44 @@ mod tests {
             ex.text
         );
         assert!(ex.text.contains("`<!-- code -->` stays."), "{}", ex.text);
+        // Next to a space the mark is on that side: no word runs into it.
+        assert!(
+            ex.text.contains(
+                "The keepers       \u{FFFC} left; the keepers \u{FFFC}       stayed       \u{FFFC}\nhome."
+            ),
+            "{}",
+            ex.text
+        );
+    }
+
+    /// A comment inside a word leaves it one word for validation; one next
+    /// to a space leaves the words either side whole.
+    #[test]
+    fn a_comment_inside_a_word_is_no_word_boundary() {
+        use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
+        let ex = extract(
+            "The keepers can<!-- note -->not leave the rock. \
+             The boat<!-- x --> left the rock<!-- y -->\nat dawn.\n",
+        );
+        let cs = [ChunkRef {
+            id: "m#0",
+            source_id: "m",
+            text: &ex.text,
+        }];
+        let cfg = ValidateConfig {
+            min_words: 1,
+            ..Default::default()
+        };
+        for (quote, shown) in [
+            ("not leave the rock.", false),
+            ("The keepers can", false),
+            ("The boat", true),
+            ("left the rock", true),
+            ("at dawn.", true),
+        ] {
+            let v = validate(quote, "m", &cs, &cfg);
+            assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
+        }
     }
 
     #[test]

@@ -1641,6 +1641,42 @@ const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
     ("un&shy;safe", "un&shy;safe", Some("un"), Some("safe")),
     ("un<b>safe</b>", "un<b>safe</b>", Some("un"), None),
     ("10<sup>6</sup>", "10<sup>6</sup>", Some("10"), None),
+    // reStructuredText's escaped space is not shown: "unsafe", "impossible".
+    ("un\\ *safe*", "un\\ *safe*", Some("un"), Some("safe")),
+    (
+        "*im*\\ possible",
+        "*im*\\ possible",
+        Some("*im"),
+        Some("possible"),
+    ),
+    ("un\\ ``able``", "un\\ ``able``", Some("un"), Some("able")),
+    // A Markdown comment inside a word, as ingest blanks it.
+    (
+        "can\u{FFFC}       not",
+        "can\u{FFFC} not",
+        Some("can"),
+        Some("not"),
+    ),
+    // Markdown links by reference, with a title; a character reference;
+    // an image.
+    ("[un][1]safe", "[un][1]safe", Some("[un"), Some("safe")),
+    ("[un]safe", "[un]safe", Some("[un"), Some("safe")),
+    (
+        "[un](http://x \"t\")safe",
+        "[un](http://x \"t\")safe",
+        Some("[un"),
+        Some("safe"),
+    ),
+    ("un&#115;afe", "un&#115;afe", Some("un"), Some("afe")),
+    (
+        "un![img](x.png)safe",
+        "un![img](x.png)safe",
+        Some("un"),
+        Some("safe"),
+    ),
+    ("~~un~~safe", "~~un~~safe", Some("~~un"), Some("safe")),
+    // A currency sign after the number.
+    ("6€", "6€", Some("6"), None),
     ("keeper", "keeper", None, None),
     ("light", "light", None, None),
     ("rock", "rock", None, None),
@@ -1771,8 +1807,20 @@ fn a_quote_from_inside_a_run_shown_as_text_reads_so_at_its_span() {
     // starting at its second star is the page's text, and the span reads
     // so, star and all.
     let text = "\u{201c}**I\u{a0}*a fine light";
-    let cs = vec![ChunkRef { id: "c#0", source_id: "s", text }];
-    let v = validate("*I *a fine light", "s", &cs, &ValidateConfig { min_words: 1, ..cfg() });
+    let cs = vec![ChunkRef {
+        id: "c#0",
+        source_id: "s",
+        text,
+    }];
+    let v = validate(
+        "*I *a fine light",
+        "s",
+        &cs,
+        &ValidateConfig {
+            min_words: 1,
+            ..cfg()
+        },
+    );
     assert_eq!(v.status, Status::Validated);
     assert_eq!(v.copy_text.as_deref(), Some("*I *a fine light"));
 }

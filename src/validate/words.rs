@@ -10,10 +10,15 @@
 //! dash between word chars ("can't", "non-violent", "18–65"), a separator
 //! between digits ("12,000", "10.5", "1/4", "12 000"), an exponent's sign
 //! ("10⁻⁶"), a soft hyphen; a sign or decimal point that starts a number
-//! ("−40", ".5"), a comparison or a unit that holds one ("p<0.05", "50%",
-//! "20°"); a hyphen that ends a line inside a word ("light-⏎house",
-//! on both sides); and an underscore of a name, not emphasis
-//! ("TYPE_CHECKING", "__init__").
+//! ("−40", ".5"), a comparison, a unit or a currency sign that holds one
+//! ("p<0.05", "50%", "20°", "6€"); a hyphen that ends a line inside a word
+//! ("light-⏎house", on both sides); an underscore of a name, not emphasis
+//! ("TYPE_CHECKING", "__init__"); and markup the page does not show,
+//! written between two word chars, where normalization keeps it as text:
+//! an HTML tag or character reference (`un<b>safe</b>`, `un&#115;afe`), a
+//! link's or image's brackets (`[un][1]safe`, `un![img](x.png)safe`), a
+//! strikethrough (`~~un~~safe`), a reStructuredText escaped space
+//! (`un\ *safe*`), a Markdown comment as ingest blanks it ("can￼   not").
 
 use super::markup;
 use super::normalize::zero_width as invisible;
@@ -31,12 +36,20 @@ fn joins(l: char, j: char, r: char) -> bool {
         // "3×4", "10^6", and thousands grouped by a thin or no-break space.
         // A Catalan middle dot ("col·lecció"), an ampersand ("AT&T").
         '\u{00B7}' if l.is_alphabetic() && r.is_alphabetic() => true,
-        '&' => word_char(l) && word_char(r),
+        '&' => word_char(l) && (word_char(r) || r == '#'),
         // Markup the page does not show, written inside a word: an HTML tag
         // or character reference in Markdown ("un<b>safe</b>",
         // "10<sup>6</sup>", "un&shy;safe").
         '<' => word_char(l) && (r.is_ascii_alphabetic() || r == '/' || r == '!'),
         '>' | ';' => (l.is_ascii_alphanumeric() || matches!(l, '"' | '\'' | '/')) && word_char(r),
+        // A Markdown link's or image's markup the page does not show, when
+        // it is not read past (a reference "[un][1]safe", a shortcut
+        // "[un]safe", a title "[un](url \"t\")safe", "un![img](x.png)safe").
+        ']' => word_char(l) && (word_char(r) || matches!(r, '[' | '(')),
+        ')' => (word_char(l) || matches!(l, '"' | '\'' | ')')) && word_char(r),
+        '!' => word_char(l) && (word_char(r) || r == '['),
+        // Strikethrough inside a word ("~~un~~safe").
+        '~' => (word_char(l) || l == '~') && (word_char(r) || r == '~'),
         ','
         | '.'
         | '\u{00B7}'
@@ -221,6 +234,9 @@ pub fn inside_word(s: &str, p: usize) -> bool {
     {
         return true;
     }
+    if markup_joins(s, b) {
+        return true;
+    }
     let mut left = before(s, b);
     let mut right = after(s, b);
     let (Some(a), Some(c)) = (left.next(), right.next()) else {
@@ -245,7 +261,46 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         || (c.is_numeric() && signs(a) && !z.is_some_and(word_char))
         // A number's comparison ("p<0.05") and its unit ("50%", "20°").
         || (c.is_numeric() && matches!(a, '<' | '>' | '=' | '≤' | '≥' | '≠'))
-        || (a.is_numeric() && matches!(c, '%' | '‰' | '°'))
+        || (a.is_numeric() && (matches!(c, '%' | '‰' | '°') || (currency(c) && c != '#')))
+}
+
+/// Is byte `b` of `s` inside markup that joins the word chars either side
+/// (read past markup as [`before`] and [`after`] do)? A reStructuredText
+/// escaped space: docutils drops a backslash and the whitespace char after
+/// it, so `un\ *safe*` and `*im*\ possible` read "unsafe", "impossible".
+/// An object mark written right after a word char, then whitespace: a
+/// Markdown comment inside a word, as ingest blanks it ("can￼   not" from
+/// `can<!-- note -->not`; a comment after a space, or before one, leaves a
+/// space before the mark).
+fn markup_joins(s: &str, b: usize) -> bool {
+    let l: Vec<char> = before(s, b).take(3).collect();
+    let r: Vec<char> = after(s, b).take(3).collect();
+    let seq: Vec<char> = l.iter().rev().chain(&r).copied().collect();
+    let cut = l.len();
+    let escaped = seq.windows(4).enumerate().any(|(i, w)| {
+        i < cut
+            && cut < i + 4
+            && word_char(w[0])
+            && w[1] == '\\'
+            && w[2].is_whitespace()
+            && word_char(w[3])
+    });
+    if escaped {
+        return true;
+    }
+    const MARK: char = '\u{FFFC}';
+    let left = s[..b].trim_end_matches(char::is_whitespace);
+    let m = if s[b..].starts_with(MARK) {
+        b
+    } else if left.ends_with(MARK) {
+        left.len() - MARK.len_utf8()
+    } else {
+        return false;
+    };
+    s[..m].chars().next_back().is_some_and(word_char)
+        && s[m + MARK.len_utf8()..]
+            .trim_start_matches(char::is_whitespace)
+            .starts_with(word_char)
 }
 
 /// Is the byte `d` of `s` a full stop between two single letters ("p.m.",
