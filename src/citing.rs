@@ -151,7 +151,7 @@ mod tests {
     ];
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::cases(256))]
 
         /// A quote copied with its citation carries the source's words: in
         /// every style, the words between the quotation marks validate

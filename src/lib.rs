@@ -29,3 +29,14 @@ pub mod watch;
 
 pub mod cli;
 pub mod tui;
+
+/// A property test's cases: `n`, times `PROPTEST_SCALE` when it is set (a
+/// long run: `PROPTEST_SCALE=30 cargo test --lib`).
+#[cfg(test)]
+pub(crate) fn cases(n: u32) -> proptest::prelude::ProptestConfig {
+    let scale: u32 = std::env::var("PROPTEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    proptest::prelude::ProptestConfig::with_cases(n * scale.max(1))
+}

@@ -673,7 +673,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #![proptest_config(crate::cases(64))]
         /// What window scoring relies on: two texts side by side embed as
         /// the normalised sum of their token sums, and one text as its own.
         #[test]

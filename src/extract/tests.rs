@@ -162,7 +162,7 @@ fn the_heading_names_the_subject_for_late_interaction() {
 use proptest::strategy::Strategy as _;
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::cases(64))]
 
     /// Whatever the passages and the question, with late interaction
     /// and sentence vectors scoring the windows, every snippet the

@@ -171,7 +171,7 @@ fn write_step(src: &Path, step: &[u8]) {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+    #![proptest_config(crate::cases(12))]
 
     /// An index updated in place (files added, changed and removed) counts
     /// and scores terms as one built afresh from the same files: a word

@@ -645,7 +645,7 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
+        #![proptest_config(crate::cases(96))]
 
         #[test]
         fn every_text_format_survives_markup_and_bytes(

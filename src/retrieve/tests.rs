@@ -228,7 +228,7 @@ fn identifiers_and_the_passages_that_name_them() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     /// Any question and any passage: reading names, or whether the
     /// question is about the asker, never panics, and an identifier found in
@@ -394,7 +394,7 @@ impl Embedder for NoSums {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+    #![proptest_config(crate::cases(32))]
     /// Scoring a pair of sentences by the sum of their token sums gives
     /// each passage the best window the pair's own text would: the two
     /// paths agree, passage by passage, for any passages.

@@ -526,7 +526,7 @@ fn mutate(s: &str, seed: u64) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     #[test]
     fn exact_substrings_are_verbatim(
@@ -852,7 +852,7 @@ fn numerals(s: &str) -> Vec<char> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::cases(512))]
 
     /// Issue 9, item 1: no validated quote whose first or last word is a
     /// proper part of a source word.
@@ -1075,7 +1075,7 @@ fn a_sentence_cut_by_a_page_break_is_contiguous() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     /// Any word-aligned passage of a text split into two adjacent chunks at
     /// a space validates, with the source's own words as its copy text;
@@ -1245,7 +1245,7 @@ fn rst_role_prefixes_link_spaces_and_literal_marks_read_as_rendered() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     /// With reStructuredText markup around random words, the rendered
     /// words of any window validate and copy as rendered; changing one word
@@ -1342,7 +1342,7 @@ fn names_keep_their_underscores_and_italics_do_not() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     /// Random words as plain words, italics (`_w_`), dunders (`__w__`), names
     /// in code literals, method calls and snake-case names (`TYPE_w`): the
@@ -1528,7 +1528,7 @@ fn code_literals_keep_their_stars_and_underscores() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::cases(256))]
 
     /// Random words as plain words, emphasis, code literals holding stars
     /// and underscores, and stars and underscores no partner pairs (text,
@@ -1683,7 +1683,7 @@ const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::cases(512))]
 
     /// Words joined by invisible chars, dashes of ranges, other apostrophes,
     /// number separators, exponents, signs and Markdown markup: a quote of

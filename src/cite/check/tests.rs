@@ -195,7 +195,7 @@ fn label_of(front: u32, unknown: bool) -> impl Fn(&str, u32) -> Option<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(crate::cases(512))]
 
     /// A citation check never says `ok` for a quote that is not
     /// validated, nor for a page written that the quote is not on.

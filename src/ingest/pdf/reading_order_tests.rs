@@ -216,7 +216,7 @@ fn the_title_is_the_largest_type_at_the_top_of_the_first_page() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+    #![proptest_config(crate::cases(128))]
 
     /// Whatever the page — lines in either column or across it, at any
     /// baselines and sizes, short or long, drawn in any order — a page read

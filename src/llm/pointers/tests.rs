@@ -240,7 +240,7 @@ fn pointer_strategy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(crate::cases(128))]
 
     /// Whatever the model points at, a quote with a span is its chunk's own
     /// text there, and whatever validation passes is in the sources: a
