@@ -121,13 +121,21 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
             too_short: Vec::new(),
         });
     }
+    // JSON lines: the first line that is not blank or a comment (`//`,
+    // `#`) is a quote object; every other such line must be one too, or
+    // the reading stops with the line (never a draft that loses the
+    // quotes' sources).
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(_, l)| {
+            let l = l.trim_start();
+            !l.is_empty() && !l.starts_with("//") && !l.starts_with('#')
+        })
         .collect();
-    let looks_json =
-        !lines.is_empty() && lines.iter().all(|(_, l)| l.trim_start().starts_with('{'));
+    let looks_json = lines.first().is_some_and(|(_, l)| {
+        serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("quote").is_some())
+    });
     if looks_json {
         let mut out = Vec::new();
         for (i, l) in lines {
@@ -600,5 +608,20 @@ mod tests {
         }
         let e = parse_input("[{\"text\": 1}]", 4).unwrap_err().to_string();
         assert!(e.contains("item 1"), "{e}");
+        // Comment lines are skipped; a line that is no quote object is an
+        // error that names it.
+        let q = parse_input(
+            "// quotes for chapter 3\n# checked weekly\n{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n",
+            4,
+        )
+        .unwrap()
+        .check;
+        assert_eq!(q.len(), 1);
+        assert_eq!(q[0].source.as_deref(), Some("x.md"));
+        assert_eq!(q[0].line, Some(3));
+        let e = parse_input("{\"quote\": \"a b c d\"}\nThe end.\n", 4)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2"), "{e}");
     }
 }
