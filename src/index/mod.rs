@@ -73,6 +73,10 @@ pub struct FileEntry {
     /// the same tick would keep it.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modified: Option<u64>,
+    /// The file's modification time when it was read, however young: a
+    /// file whose time differs has changed since (see [`FileStamp`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<u64>,
 }
 
 /// See [`FileEntry::modified`].

@@ -49,7 +49,7 @@ impl Index {
         (!source_id.contains('%')).then(|| super::FileStamp {
             path: Path::new(&self.manifest.sources).join(source_id),
             size: entry.size,
-            modified: entry.modified,
+            modified: entry.seen.or(entry.modified),
         })
     }
 

@@ -342,6 +342,7 @@ proptest::proptest! {
             page_labels: labelled.then(|| (1..=40).map(|n| format!("L{n}")).collect()),
             pages,
             modified: None,
+            seen: None,
         };
         match entry.printed_page(page, Some((a, b))) {
             Some(p) if labelled => proptest::prop_assert_eq!(p, format!("L{page}")),
@@ -357,4 +358,63 @@ proptest::proptest! {
             None => proptest::prop_assert!(!labelled && a > 1),
         }
     }
+}
+
+/// An edit that keeps the file's size: the index's stamp of it tells it
+/// changed even when the index read it too young to trust its time; and
+/// one that also keeps its time (a fixed 1980 stamp) is read by `index`
+/// (`check_all`), which trusts no size and time.
+#[test]
+fn a_same_size_edit_is_seen() {
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let file = src.path().join("a.md");
+    std::fs::write(&file, "The keepers cannot leave the rock.").unwrap();
+    let e = builtin();
+    update(
+        src.path(),
+        idx.path(),
+        &opts(),
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap();
+    let index = Index::open(idx.path()).unwrap();
+    assert!(!index.changed_since_read("a.md"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&file, "The keepers seldom leave the rock.").unwrap();
+    assert!(index.changed_since_read("a.md"), "same size, fresh time");
+
+    let fixed = std::time::UNIX_EPOCH + std::time::Duration::from_secs(315_532_800);
+    let set_fixed = || {
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(fixed)
+            .unwrap()
+    };
+    set_fixed();
+    update(
+        src.path(),
+        idx.path(),
+        &opts(),
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap();
+    std::fs::write(&file, "The keepers always leave the rock.").unwrap();
+    set_fixed();
+    let text = |check_all: bool| {
+        let o = UpdateOptions {
+            check_all,
+            ..opts()
+        };
+        update(src.path(), idx.path(), &o, Some(e.as_ref()), &mut |_| {}).unwrap();
+        Index::open(idx.path()).unwrap().chunks_of("a.md").unwrap()[0]
+            .text
+            .clone()
+    };
+    assert!(text(false).contains("seldom"), "size and time trusted");
+    assert!(text(true).contains("always"), "index reads every file");
 }

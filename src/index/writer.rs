@@ -76,8 +76,10 @@ pub struct UpdateOptions {
     /// as before issue 13 — the scale bench's baseline).
     pub delta_max_floats: Option<usize>,
     /// Read every file of the previous generation to check it against its
-    /// checksum, trusting no size and time (the `index` command: bit rot
-    /// that `ask` found is then rebuilt, not reported "up to date").
+    /// checksum, and every source file to compare it with the one indexed,
+    /// trusting no size and time (the `index` command: bit rot that `ask`
+    /// found is then rebuilt, and an edit that kept its file's size and
+    /// time is read, not reported "up to date").
     pub check_all: bool,
 }
 
@@ -280,6 +282,7 @@ pub fn update(
         // same file, not read again (as git and rsync judge it).
         let modified = f.modified;
         if let Some(prev) = reusable.and_then(|m| m.files.get(&f.source_id))
+            && !opts.check_all
             && prev.modified.is_some()
             && prev.modified == modified
             && prev.size == f.size
@@ -326,6 +329,7 @@ pub fn update(
         {
             let mut same = prev.clone();
             same.modified = settled;
+            same.seen = modified;
             entries.insert(f.source_id.clone(), same);
             continue;
         }
@@ -362,6 +366,7 @@ pub fn update(
                         page_labels: ex.page_labels.clone(),
                         pages: ex.pages,
                         modified: settled,
+                        seen: modified,
                     },
                 );
                 changed.insert(f.source_id.clone());
