@@ -281,6 +281,38 @@ fn no_results_and_all_dropped_are_refusals() {
         mock.requests().iter().all(|r| !is_rerank(r)),
         "--no-rerank must not rerank"
     );
+
+    // "No results" with a quote: printed as found, not as an answer.
+    let quoted = json!({"snippets": [{"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.", "sourceId": "pharos-of-alexandria.md"}], "summary": "", "noResults": true}).to_string();
+    let mock = Mock::with(move |_| ok(&quoted));
+    let idx = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
+        .args([
+            "ask",
+            &samples(),
+            "Who was the architect of the Pharos?",
+            "--engine",
+            "llm",
+        ])
+        .args([
+            "--no-rerank",
+            "--base-url",
+            &mock.base_url(),
+            "--model",
+            "m",
+            "--index-dir",
+        ])
+        .arg(idx.path())
+        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
+        .env("OPENAI_API_KEY", "sk-mock-key")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Gate: refused"), "{text}");
+    assert!(
+        text.contains("Quotes found, not an answer (the question was refused): 1 validated"),
+        "{text}"
+    );
 }
 
 #[test]

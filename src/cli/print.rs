@@ -244,9 +244,15 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
         let _ = writeln!(out, "  ⚑ {}: {}", clean(&why, false), clean(&c.text, false));
     }
     if !o.snippets.is_empty() {
+        // A refusal's quotes are what was found, not an answer.
+        let heading = if o.answer.refused {
+            "Quotes found, not an answer (the question was refused)"
+        } else {
+            "Quotes"
+        };
         let _ = writeln!(
             out,
-            "\nQuotes: {} validated, {} flagged, {} dropped",
+            "\n{heading}: {} validated, {} flagged, {} dropped",
             o.counts.validated, o.counts.flagged, o.counts.dropped
         );
         for s in &o.snippets {
