@@ -38,5 +38,9 @@ pub(crate) fn cases(n: u32) -> proptest::prelude::ProptestConfig {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
-    proptest::prelude::ProptestConfig::with_cases(n * scale.max(1))
+    let scale = scale.max(1);
+    proptest::prelude::ProptestConfig {
+        max_global_rejects: 1024 * scale,
+        ..proptest::prelude::ProptestConfig::with_cases(n * scale)
+    }
 }
