@@ -380,6 +380,36 @@ pub fn parse_after(after: &[char]) -> Option<(Citation, usize)> {
         }
         i += 1;
     }
+    // Pandoc's in-text form, `@key [p. 9]`: read as `[@key, p. 9]`.
+    if after.get(i) == Some(&'@') {
+        let key_len = after[i + 1..].iter().take_while(|&&c| key_char(c)).count();
+        let mut j = i + 1 + key_len;
+        let gap = after[j..].iter().take_while(|&&c| c == ' ').count();
+        let key: String = after[i + 1..j].iter().collect();
+        let key = key.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        if key.is_empty() {
+            return None;
+        }
+        let (mut inner, mut end) = (format!("@{key}"), i + 1 + key.chars().count());
+        if after.get(j + gap) == Some(&'[') {
+            j += gap;
+            let len = after[j + 1..]
+                .iter()
+                .take(300)
+                .position(|&c| c == ']' || c == '[')?;
+            if after[j + 1 + len] == ']' {
+                let loc: String = after[j + 1..j + 1 + len].iter().collect();
+                inner = format!("@{key}, {loc}");
+                end = j + 2 + len;
+            }
+        }
+        let text: String = after[i..end].iter().collect();
+        return parse_bracket(&inner, &text).map(|c| (c, end));
+    }
+    // A footnote, `^[@key, p. 9]`.
+    if after.get(i) == Some(&'^') && after.get(i + 1) == Some(&'[') {
+        i += 1;
+    }
     let (open, close) = match after.get(i)? {
         '[' => ('[', ']'),
         '(' => ('(', ')'),

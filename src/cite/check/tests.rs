@@ -33,6 +33,11 @@ fn pandoc_citations() {
         key_page(after("\n[@doe, 233–35]")),
         kp("doe", Some("233–35"))
     );
+    // In-text, suppressed author, footnote.
+    assert_eq!(key_page(after(" @doe [p. 9].")), kp("doe", Some("9")));
+    assert_eq!(key_page(after(" @doe.")), kp("doe", None));
+    assert_eq!(key_page(after(" [-@doe, p. 9]")), kp("doe", Some("9")));
+    assert_eq!(key_page(after("^[@doe, p. 9]")), kp("doe", Some("9")));
     assert_eq!(after(" [a link](http://x)"), None);
     assert_eq!(after(" and then [@doe]"), None);
     assert_eq!(after("\n\n[@doe]"), None);
