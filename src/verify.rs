@@ -218,20 +218,28 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     };
     let mut i = 0;
     while i < chars.len() {
-        // English, French («…»), German („…“, »…«) and Polish („…”) marks.
+        // English, French («…»), German („…“, »…«) and Polish („…”) marks;
+        // single quotation marks (‘…’, '…') where they are no apostrophe.
         let close: &[char] = match chars[i] {
-            '“' => &['”'],
+            '“' => &['”', '"'],
             '"' => &['"'],
+            '＂' => &['＂'],
             '«' => &['»'],
             '„' => &['“', '”'],
             '»' => &['«'],
+            '‘' | '\'' if opens_single(&chars, i) => &['’', '\''],
             _ => &[],
         };
+        let single = matches!(chars[i], '‘' | '\'');
         if !close.is_empty()
-            && let Some(len) = chars[i + 1..]
-                .iter()
-                .take(MAX_INLINE)
-                .position(|c| close.contains(c))
+            && let Some(len) =
+                chars[i + 1..]
+                    .iter()
+                    .take(MAX_INLINE)
+                    .enumerate()
+                    .position(|(k, c)| {
+                        close.contains(c) && (!single || closes_single(&chars, i + 1 + k))
+                    })
         {
             let q: String = chars[i + 1..i + 1 + len].iter().collect();
             let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -253,6 +261,20 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     out.sort_by_key(|q| q.line);
     let (check, too_short) = out.into_iter().partition(|q| words(&q.quote) >= min_words);
     Quotes { check, too_short }
+}
+
+/// A single quotation mark at `i` opens a quotation: not inside a word
+/// ("don't", "'tis" after a letter), and a word follows.
+fn opens_single(chars: &[char], i: usize) -> bool {
+    let before = i.checked_sub(1).map(|b| chars[b]);
+    !before.is_some_and(|c| c.is_alphanumeric())
+        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+}
+
+/// A single quotation mark at `i` closes one: after a word or its
+/// punctuation, with no letter after it ("don’t" goes on).
+fn closes_single(chars: &[char], i: usize) -> bool {
+    !chars[i - 1].is_whitespace() && !chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
 }
 
 /// A block quote (its lines), with the citation at its end or on the line
@@ -546,6 +568,29 @@ mod tests {
                 "der Wärter zündet die Lampe an",
                 "der Turm steht noch heute",
                 "latarnik zapala lampę co wieczór"
+            ]
+        );
+    }
+
+    /// Single quotation marks, as British drafts use them, are read; an
+    /// apostrophe ("don’t", "keepers’", "'tis") neither opens nor closes
+    /// one. A “ closed by a straight " is read too.
+    #[test]
+    fn single_quotation_marks_are_read_and_apostrophes_are_not() {
+        let draft = "She wrote ‘the keepers don’t leave the rock in winter’ and \
+                     'the lamp was lit at dusk every evening', then the keepers’ wives \
+                     said nothing. ’Tis said “the tower stood for a century\" anyway.";
+        let q: Vec<String> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| q.quote)
+            .collect();
+        assert_eq!(
+            q,
+            [
+                "the keepers don’t leave the rock in winter",
+                "the lamp was lit at dusk every evening",
+                "the tower stood for a century"
             ]
         );
     }
