@@ -593,7 +593,11 @@ proptest! {
             let sp = &v.spans[0];
             prop_assert_eq!(&sp.chunk_id, "c#0");
             let at = read(crate::text::byte_offset(&text, sp.start)..crate::text::byte_offset(&text, sp.end));
-            prop_assert!(readings.contains(&at), "{:?} / {:?}", snippet, at);
+            // Up to emphasis or code marks at its ends: a span read alone
+            // loses the context after it (a star before a backtick is text
+            // in the whole, a closing mark at the span's end).
+            let edges = |r: &str| r.trim_matches(|c: char| matches!(c, '*' | '_' | '`' | ' ')).to_string();
+            prop_assert!(readings.iter().any(|r| edges(r) == edges(&at)), "{:?} / {:?}", snippet, at);
         }
         // Whatever the verdict, spans point inside their chunk and
         // copy_text is the chunk's text there.
