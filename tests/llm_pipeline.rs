@@ -87,6 +87,21 @@ fn ask_about(mock: &Mock, question: &str, extra: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `ask --engine llm --no-rerank` about the architect, as text (no
+/// `--json`), against the server at `base_url`.
+fn ask_text(base_url: &str) -> std::process::Output {
+    let idx = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_research-board"))
+        .args(["ask", &samples(), "Who was the architect of the Pharos?"])
+        .args(["--engine", "llm", "--no-rerank", "--base-url", base_url])
+        .args(["--model", "m", "--index-dir"])
+        .arg(idx.path())
+        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
+        .env("OPENAI_API_KEY", "sk-mock-key")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn every_unfaithful_snippet_is_caught_and_explained() {
     let mock = Mock::with(|r| {
@@ -285,28 +300,7 @@ fn no_results_and_all_dropped_are_refusals() {
     // "No results" with a quote: printed as found, not as an answer.
     let quoted = json!({"snippets": [{"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.", "sourceId": "pharos-of-alexandria.md"}], "summary": "", "noResults": true}).to_string();
     let mock = Mock::with(move |_| ok(&quoted));
-    let idx = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
-        .args([
-            "ask",
-            &samples(),
-            "Who was the architect of the Pharos?",
-            "--engine",
-            "llm",
-        ])
-        .args([
-            "--no-rerank",
-            "--base-url",
-            &mock.base_url(),
-            "--model",
-            "m",
-            "--index-dir",
-        ])
-        .arg(idx.path())
-        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
-        .env("OPENAI_API_KEY", "sk-mock-key")
-        .output()
-        .unwrap();
+    let out = ask_text(&mock.base_url());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Gate: refused"), "{text}");
     assert!(
@@ -317,27 +311,14 @@ fn no_results_and_all_dropped_are_refusals() {
 
 #[test]
 fn an_unreachable_server_is_a_clear_error_not_a_crash() {
-    let idx = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
-        .args([
-            "ask",
-            &samples(),
-            "Who was the architect of the Pharos?",
-            "--engine",
-            "llm",
-            "--no-rerank",
-        ])
-        .args(["--base-url", "http://127.0.0.1:9/v1", "--index-dir"])
-        .arg(idx.path())
-        .env("RESEARCH_BOARD_LOG_DIR", idx.path())
-        .output()
-        .unwrap();
+    let out = ask_text("http://127.0.0.1:9/v1");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("127.0.0.1:9"), "{err}");
     // With the reranker on, the error comes from it: no extraction call is
     // made to a server that does not answer (a stalled one cost the time
     // limit and its attempts twice over).
+    let idx = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_research-board"))
         .args([
             "ask",
