@@ -28,6 +28,11 @@ fn opts() -> UpdateOptions {
     }
 }
 
+/// Update the index of `src` in `idx` with the default options.
+fn reindex(src: &Path, idx: &Path, e: &dyn Embedder) -> anyhow::Result<UpdateReport> {
+    update(src, idx, &opts(), Some(e), &mut |_| {})
+}
+
 /// Write the sources `f0.md`..`f9.md` (those in `keep`), then update the
 /// index.
 fn index_subjects(src: &Path, idx: &Path, e: &dyn Embedder, keep: impl Fn(usize) -> bool) {
@@ -297,28 +302,14 @@ fn an_index_held_by_another_process_is_told_from_other_failures() {
     let idx = tempfile::tempdir().unwrap();
     std::fs::write(src.path().join("a.md"), "The lamp was lit at dusk.").unwrap();
     let e = builtin();
-    update(
-        src.path(),
-        idx.path(),
-        &opts(),
-        Some(e.as_ref()),
-        &mut |_| {},
-    )
-    .unwrap();
+    reindex(src.path(), idx.path(), e.as_ref()).unwrap();
     let lock = std::fs::File::open(idx.path().join("index.lock")).unwrap();
     lock.lock_exclusive().unwrap();
-    let held = update(
-        src.path(),
-        idx.path(),
-        &opts(),
-        Some(e.as_ref()),
-        &mut |_| {},
-    )
-    .unwrap_err();
+    let held = reindex(src.path(), idx.path(), e.as_ref()).unwrap_err();
     assert!(is_busy(&held), "{held:#}");
     drop(lock);
     let gone = src.path().join("missing");
-    let other = update(&gone, idx.path(), &opts(), Some(e.as_ref()), &mut |_| {}).unwrap_err();
+    let other = reindex(&gone, idx.path(), e.as_ref()).unwrap_err();
     assert!(!is_busy(&other), "{other:#}");
 }
 
@@ -371,14 +362,7 @@ fn a_same_size_edit_is_seen() {
     let file = src.path().join("a.md");
     std::fs::write(&file, "The keepers cannot leave the rock.").unwrap();
     let e = builtin();
-    update(
-        src.path(),
-        idx.path(),
-        &opts(),
-        Some(e.as_ref()),
-        &mut |_| {},
-    )
-    .unwrap();
+    reindex(src.path(), idx.path(), e.as_ref()).unwrap();
     let index = Index::open(idx.path()).unwrap();
     assert!(!index.changed_since_read("a.md"));
     std::thread::sleep(std::time::Duration::from_millis(20));
@@ -395,14 +379,7 @@ fn a_same_size_edit_is_seen() {
             .unwrap()
     };
     set_fixed();
-    update(
-        src.path(),
-        idx.path(),
-        &opts(),
-        Some(e.as_ref()),
-        &mut |_| {},
-    )
-    .unwrap();
+    reindex(src.path(), idx.path(), e.as_ref()).unwrap();
     std::fs::write(&file, "The keepers always leave the rock.").unwrap();
     set_fixed();
     let text = |check_all: bool| {
@@ -417,4 +394,37 @@ fn a_same_size_edit_is_seen() {
     };
     assert!(text(false).contains("seldom"), "size and time trusted");
     assert!(text(true).contains("always"), "index reads every file");
+}
+
+/// A sources folder found empty (an unmounted drive) does not empty the
+/// index of its files, unless asked to.
+#[test]
+fn an_empty_folder_keeps_its_index_unless_forced() {
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let file = src.path().join("a.md");
+    std::fs::write(&file, "The lamp was lit at dusk.").unwrap();
+    let e = builtin();
+    let plain = UpdateOptions::default();
+    update(
+        src.path(),
+        idx.path(),
+        &plain,
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let err = update(
+        src.path(),
+        idx.path(),
+        &plain,
+        Some(e.as_ref()),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(format!("{err:#}").contains("is empty"), "{err:#}");
+    assert_eq!(Index::open(idx.path()).unwrap().manifest.files.len(), 1);
+    let r = reindex(src.path(), idx.path(), e.as_ref()).unwrap();
+    assert_eq!(r.files_removed, 1);
 }

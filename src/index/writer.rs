@@ -256,6 +256,20 @@ pub fn update(
 
     lap("checks");
     let (files, mut skipped) = ingest::discover(sources, &opts.limits, &[dir]);
+    // An empty folder where the index had files: an unmounted drive or a
+    // sync client's moment, more often than the wish to empty the index.
+    if let Some(m) = previous.as_ref().filter(|m| !m.files.is_empty())
+        && files.is_empty()
+        && skipped.is_empty()
+        && !opts.replace_other_sources
+    {
+        bail!(
+            "the sources folder {} is empty, and its index holds {} files: kept as it is \
+             (an unmounted drive?); pass --force to empty the index",
+            sources.display(),
+            m.files.len()
+        );
+    }
     let mut report = UpdateReport {
         index_dir: dir.to_path_buf(),
         files_seen: files.len() + skipped.len(),
