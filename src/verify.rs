@@ -344,7 +344,7 @@ pub fn verify_with(
                 .collect(),
             None => Vec::new(),
         };
-        let cited: Vec<String> = if work_sources.is_empty() {
+        let mut cited: Vec<String> = if work_sources.is_empty() {
             q.source
                 .as_deref()
                 .and_then(|s| resolve_source(index, s))
@@ -353,6 +353,18 @@ pub fn verify_with(
         } else {
             work_sources
         };
+        // A page cited is checked in the work's paged source (its PDF)
+        // before a copy without pages (a web snapshot) can settle it.
+        if q.citation.as_ref().is_some_and(|c| c.page.is_some()) {
+            let paged = |s: &String| {
+                index
+                    .manifest
+                    .files
+                    .get(s)
+                    .is_some_and(|f| f.format == crate::ingest::Format::Pdf)
+            };
+            cited.sort_by_key(|s| !paged(s));
+        }
         let query = normalize_query(&q.quote.chars().take(600).collect::<String>());
         let mut chunks: Vec<crate::chunk::Chunk> = index
             .bm25(&query, 10)?

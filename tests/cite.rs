@@ -439,6 +439,44 @@ fn an_articles_pages_are_counted_from_its_first_printed_page() {
     }
 }
 
+/// A work with its PDF and a web snapshot of it (Zotero's usual pair): a
+/// page cited is checked in the PDF, though the snapshot holds the words
+/// too (it sorts first and has no pages, so the page went unchecked).
+#[test]
+fn a_page_is_checked_in_the_works_pdf_not_its_snapshot() {
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(sources.path().join("keepers.pdf"), labelled_pdf()).unwrap();
+    std::fs::write(
+        sources.path().join("keepers-snapshot.html"),
+        "<html><body><p>The new horn was heard eleven miles out on the calmest of \
+         evenings.</p></body></html>",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bib = dir.path().join("k.bib");
+    std::fs::write(
+        &bib,
+        std::fs::read_to_string(fixture("keepers.bib"))
+            .unwrap()
+            .replace(
+                "application/pdf}",
+                "application/pdf;Snapshot:/z/keepers-snapshot.html:text/html}",
+            ),
+    )
+    .unwrap();
+    let draft = dir.path().join("d.md");
+    std::fs::write(
+        &draft,
+        "“The new horn was heard eleven miles out on the calmest of evenings” [@ness1901, p. 2].\n",
+    )
+    .unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let rs = results(&verify(sources.path(), idx.path(), &draft, &bib, true), 3);
+    let r = quote(&rs, "The new horn");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["citation_note"], "p. 1, not p. 2");
+}
+
 /// `ask --bibliography`: each validated quote of a work in the bibliography
 /// is cited in the configured style with the printed page label of its
 /// page, the answer lists the work's reference, and each candidate's
