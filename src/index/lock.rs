@@ -15,12 +15,25 @@ pub fn is_busy(e: &anyhow::Error) -> bool {
 
 pub(super) fn lock(dir: &Path) -> Result<std::fs::File> {
     use fs2::FileExt;
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join("index.lock"))
-        .with_context(|| format!("cannot write to the index folder {}", dir.display()))?;
+    let path = dir.join("index.lock");
+    let mut open = std::fs::OpenOptions::new();
+    open.create(true).truncate(false).write(true);
+    // A named pipe put there would block the open for good.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let f = open.open(&path).with_context(|| {
+        format!(
+            "cannot write to the index folder {} (its lock file {})",
+            dir.display(),
+            path.display()
+        )
+    })?;
+    if !f.metadata()?.is_file() {
+        anyhow::bail!(
+            "{} is not a lock file (a pipe or a device); remove it",
+            path.display()
+        );
+    }
     f.try_lock_exclusive().with_context(|| {
         format!(
             "another research-board process is indexing {}; wait for it to finish",

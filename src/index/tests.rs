@@ -428,3 +428,20 @@ fn an_empty_folder_keeps_its_index_unless_forced() {
     let r = reindex(src.path(), idx.path(), e.as_ref()).unwrap();
     assert_eq!(r.files_removed, 1);
 }
+
+/// A named pipe where the lock file goes is refused at once, not waited on.
+#[cfg(unix)]
+#[test]
+fn a_pipe_for_a_lock_is_refused_without_waiting() {
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("a.md"), "The lamp was lit at dusk.").unwrap();
+    let fifo = idx.path().join("index.lock");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let e = builtin();
+    let t = std::time::Instant::now();
+    let err = reindex(src.path(), idx.path(), e.as_ref()).unwrap_err();
+    assert!(t.elapsed().as_secs() < 10);
+    assert!(format!("{err:#}").contains("index.lock"), "{err:#}");
+}
