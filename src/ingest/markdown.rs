@@ -21,9 +21,8 @@ pub fn extract(text: &str) -> Extracted {
     let mut marks_at_end = Vec::new();
     for (event, range) in Parser::new(text).into_offset_iter() {
         match event {
-            Event::Start(Tag::HtmlBlock)
-                if text[range.clone()].trim_start().starts_with("<!--") =>
-            {
+            // A comment, a script or a style sheet: nothing the page shows.
+            Event::Start(Tag::HtmlBlock) if unseen_block(&text[range.clone()]) => {
                 comments.push((range, false));
             }
             // The mark stands where the comment touches a word: at its
@@ -133,6 +132,13 @@ fn level_num(l: HeadingLevel) -> u8 {
     }
 }
 
+/// An HTML block the page does not show: a comment, a `<script>` or a
+/// `<style>` element.
+fn unseen_block(block: &str) -> bool {
+    let b = block.trim_start().to_ascii_lowercase();
+    b.starts_with("<!--") || b.starts_with("<script") || b.starts_with("<style")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +160,13 @@ mod tests {
             ex.text
         );
         assert!(ex.text.contains("`<!-- code -->` stays."), "{}", ex.text);
+        let hidden = extract(
+            "Before.\n\n<script>\nvar note = \"the keepers never slept\";\n</script>\n\n\
+             <style>\np.hidden { color: red }\n</style>\n\nAfter.\n",
+        );
+        let h = &hidden.text;
+        assert!(!h.contains("keepers") && !h.contains("color"), "{h}");
+        assert!(h.contains("Before.") && h.contains("After."), "{h}");
         // Next to a space the mark is on that side: no word runs into it.
         assert!(
             ex.text.contains(
