@@ -149,7 +149,17 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
             // all: its chars become spaces (its lines and every offset
             // stay), so no passage quotes it.
             if (first == ".." || first.starts_with(".. ")) && !explicit_markup(first) {
-                comments.push(ls[start].start..ls[j - 1].end);
+                // Its body goes on over blank lines while indented.
+                let mut end = j - 1;
+                let mut k = j;
+                while k < ls.len() && (is_blank(ls[k].s) || ls[k].s.starts_with([' ', '\t'])) {
+                    if !is_blank(ls[k].s) {
+                        end = k;
+                    }
+                    k += 1;
+                }
+                comments.push(ls[start].start..ls[end].end);
+                j = end + 1;
             }
         } else if flavor == Flavor::Text && single && is_roman(first) {
             // A chapter number alone ("IV"), with the title on the next line
@@ -285,6 +295,15 @@ mod tests {
         assert_eq!(&ex.text[src.find("The end").unwrap()..][..7], "The end");
         // Plain text keeps its ".." lines.
         assert_eq!(extract(src, Flavor::Text).text, src);
+        // A comment's body goes on over a blank line while indented.
+        let src = ".. A comment about the station\n   that goes on.\n\n   The logs were forged.\n\nThe end.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert!(
+            !ex.text.contains("forged") && !ex.text.contains("goes on"),
+            "{}",
+            ex.text
+        );
+        assert!(ex.text.contains("The end."), "{}", ex.text);
     }
 
     fn shape(ex: &Extracted) -> Vec<String> {
