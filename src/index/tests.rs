@@ -445,3 +445,60 @@ fn a_pipe_for_a_lock_is_refused_without_waiting() {
     assert!(t.elapsed().as_secs() < 10);
     assert!(format!("{err:#}").contains("index.lock"), "{err:#}");
 }
+
+/// A run killed inside Tantivy's commit leaves a deletes file it wrote
+/// (and listed as managed) that the next run, from the same state, would
+/// write again under the same name: it is collected, and the update
+/// completes.
+#[test]
+fn files_a_killed_commit_left_do_not_stop_the_next_update() {
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    for (i, s) in SUBJECTS.iter().take(3).enumerate() {
+        std::fs::write(src.path().join(format!("f{i}.md")), s).unwrap();
+    }
+    let e = builtin();
+    reindex(src.path(), idx.path(), e.as_ref()).unwrap();
+    let tdir = idx.path().join("tantivy");
+    let before = tempfile::tempdir().unwrap();
+    let copy = |from: &Path, to: &Path| {
+        for f in std::fs::read_dir(from).unwrap() {
+            let f = f.unwrap().path();
+            if f.is_file() {
+                std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
+            }
+        }
+    };
+    copy(&tdir, before.path());
+    let names = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let old = names(before.path());
+    // The update this state leads to, once, to learn what it writes.
+    std::fs::remove_file(src.path().join("f0.md")).unwrap();
+    let crashed = tempfile::tempdir().unwrap();
+    copy(idx.path(), crashed.path());
+    std::fs::create_dir(crashed.path().join("tantivy")).unwrap();
+    copy(&tdir, &crashed.path().join("tantivy"));
+    reindex(src.path(), crashed.path(), e.as_ref()).unwrap();
+    let new_tdir = crashed.path().join("tantivy");
+    let written: Vec<String> = names(&new_tdir)
+        .into_iter()
+        .filter(|n| n.ends_with(".del") && !old.contains(n))
+        .collect();
+    assert!(!written.is_empty(), "the update wrote no deletes file");
+    // As a kill inside the commit leaves it: those files, listed as
+    // managed, beside the state before.
+    for n in &written {
+        std::fs::copy(new_tdir.join(n), tdir.join(n)).unwrap();
+    }
+    let managed = tdir.join(".managed.json");
+    let mut list: Vec<String> = serde_json::from_slice(&std::fs::read(&managed).unwrap()).unwrap();
+    list.extend(written.iter().cloned());
+    std::fs::write(&managed, serde_json::to_vec(&list).unwrap()).unwrap();
+    let r = reindex(src.path(), idx.path(), e.as_ref()).unwrap();
+    assert_eq!(r.files_removed, 1);
+}

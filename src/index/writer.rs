@@ -486,6 +486,9 @@ pub fn update(
     let mut writer: tantivy::IndexWriter<TantivyDocument> = index
         .writer_with_num_threads(2, 128_000_000)
         .context("another process is writing this index")?;
+    // Files a killed run wrote and never committed (a deletes file of the
+    // very opstamp this run will use) would be refused as existing.
+    writer.garbage_collect_files().wait()?;
     if reusable.is_none() {
         writer.delete_all_documents()?;
     }
