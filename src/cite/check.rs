@@ -23,9 +23,12 @@
 //!    folder: the note says so).
 //!
 //! A page is compared as printed: the PDF's page label where it declares
-//! labels ("iv", "233"), else the physical page number. A source without
-//! pages (Markdown, text, HTML, Word) cannot show a page wrong: `ok`, and
-//! the note says the page was not checked.
+//! labels ("iv", "233"), else the page counted from the work's first
+//! printed page when the file has exactly the work's pages, else the
+//! physical page number (`FileEntry::printed_page`); a work printed past
+//! page 1 in a file that fits none of these has its page left unchecked.
+//! A source without pages (Markdown, text, HTML, Word) cannot show a page
+//! wrong: `ok`, and the note says the page was not checked.
 
 use super::{Matched, Work};
 use crate::validate::{Status, Verdict};
