@@ -235,11 +235,28 @@ fn hides(declarations: &str) -> bool {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    d.contains("display:none") || d.contains("visibility:hidden")
+    // A length or number of zero: "0", "0px", "0.0em", "0%".
+    let zero = |v: &str| {
+        let n = v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
+        n.parse::<f64>().is_ok_and(|x| x == 0.0)
+    };
+    d.split(';').any(|decl| {
+        let Some((prop, value)) = decl.split_once(':') else {
+            return false;
+        };
+        let value = value.trim_end_matches("!important");
+        match prop {
+            "display" => value == "none",
+            "visibility" => value == "hidden",
+            "opacity" | "font-size" => zero(value),
+            _ => false,
+        }
+    })
 }
 
-/// An element the page does not show: `hidden`, styled `display: none`
-/// or `visibility: hidden`, or of a class the page's style sheet hides.
+/// An element the page does not show: `hidden`, styled `display: none`,
+/// `visibility: hidden`, `opacity: 0` or `font-size: 0`, or of a class the
+/// page's style sheet hides.
 /// (Where a stylesheet shows it after all, the mark it leaves keeps the
 /// words either side apart.)
 fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
@@ -315,6 +332,21 @@ mod tests {
              It is \u{FFFC} safe to \u{FFFC} swim \u{FFFC} here.\n\n\
              The lamp was \u{FFFC} \u{FFFC} safe.\n\n\
              It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
+        );
+    }
+
+    /// Text styled invisible by opacity or size zero is not read; a
+    /// half-transparent or small one is.
+    #[test]
+    fn text_of_no_opacity_or_size_is_not_read() {
+        let ex = extract(
+            "<p>The keepers were <span style=\"opacity:0\">never</span> paid, \
+             <span style=\"font-size: 0px !important\">not</span> at all \
+             <span style=\"opacity: 0.5; font-size: 0.8em\">in gold</span>.</p>",
+        );
+        assert_eq!(
+            ex.text,
+            "The keepers were \u{FFFC} paid, \u{FFFC} at all in gold."
         );
     }
 
