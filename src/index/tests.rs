@@ -454,11 +454,11 @@ fn a_pipe_for_a_lock_is_refused_without_waiting() {
 fn files_a_killed_commit_left_do_not_stop_the_next_update() {
     let src = tempfile::tempdir().unwrap();
     let idx = tempfile::tempdir().unwrap();
-    for (i, s) in SUBJECTS.iter().take(3).enumerate() {
-        std::fs::write(src.path().join(format!("f{i}.md")), s).unwrap();
-    }
     let e = builtin();
-    reindex(src.path(), idx.path(), e.as_ref()).unwrap();
+    // Ten files, so that the one removed shares its segment with others
+    // and its deletion is written as a deletes file (a segment left empty
+    // is dropped instead, and nothing is left to clash).
+    index_subjects(src.path(), idx.path(), e.as_ref(), |_| true);
     let tdir = idx.path().join("tantivy");
     let before = tempfile::tempdir().unwrap();
     let copy = |from: &Path, to: &Path| {
@@ -477,19 +477,37 @@ fn files_a_killed_commit_left_do_not_stop_the_next_update() {
             .collect()
     };
     let old = names(before.path());
-    // The update this state leads to, once, to learn what it writes.
-    std::fs::remove_file(src.path().join("f0.md")).unwrap();
-    let crashed = tempfile::tempdir().unwrap();
-    copy(idx.path(), crashed.path());
-    std::fs::create_dir(crashed.path().join("tantivy")).unwrap();
-    copy(&tdir, &crashed.path().join("tantivy"));
-    reindex(src.path(), crashed.path(), e.as_ref()).unwrap();
+    // The update this state leads to, in a copy, to learn what it writes:
+    // the removal of a file whose passages share a segment with others
+    // (a segment left empty is dropped, and writes no deletes file).
+    let mut learned = None;
+    for i in 0..SUBJECTS.len() {
+        let f = src.path().join(format!("f{i}.md"));
+        let (text, time) = (
+            std::fs::read(&f).unwrap(),
+            f.metadata().unwrap().modified().unwrap(),
+        );
+        std::fs::remove_file(&f).unwrap();
+        let crashed = tempfile::tempdir().unwrap();
+        copy(idx.path(), crashed.path());
+        std::fs::create_dir(crashed.path().join("tantivy")).unwrap();
+        copy(&tdir, &crashed.path().join("tantivy"));
+        reindex(src.path(), crashed.path(), e.as_ref()).unwrap();
+        let written: Vec<String> = names(&crashed.path().join("tantivy"))
+            .into_iter()
+            .filter(|n| n.ends_with(".del") && !old.contains(n))
+            .collect();
+        if !written.is_empty() {
+            learned = Some((crashed, written));
+            break;
+        }
+        // Put it back as it was, so the index still holds it unchanged.
+        std::fs::write(&f, text).unwrap();
+        let file = std::fs::File::options().write(true).open(&f).unwrap();
+        file.set_modified(time).unwrap();
+    }
+    let (crashed, written) = learned.expect("no removal wrote a deletes file");
     let new_tdir = crashed.path().join("tantivy");
-    let written: Vec<String> = names(&new_tdir)
-        .into_iter()
-        .filter(|n| n.ends_with(".del") && !old.contains(n))
-        .collect();
-    assert!(!written.is_empty(), "the update wrote no deletes file");
     // As a kill inside the commit leaves it: those files, listed as
     // managed, beside the state before.
     for n in &written {
