@@ -155,12 +155,12 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
     Ok(draft_quotes(text, min_words))
 }
 
-/// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
-/// fewer than `min_words` words apart.
 /// Longest inline quotation looked for, in chars (a long one belongs in a
 /// block quote, but some are written inline: about 1,500 words).
 const MAX_INLINE: usize = 10_000;
 
+/// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
+/// fewer than `min_words` words apart.
 pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     let mut out = Vec::new();
     // Words as validation counts them: a Chinese or Japanese sentence is

@@ -142,15 +142,6 @@ impl FileEntry {
 }
 
 impl Manifest {
-    /// The printed label of physical page `page` of `source_id` ("iv",
-    /// "233"), else the number itself.
-    pub fn page_label(&self, source_id: &str, page: u32) -> String {
-        self.files
-            .get(source_id)
-            .map(|f| f.page_label(page))
-            .unwrap_or_else(|| page.to_string())
-    }
-
     /// [`FileEntry::printed_page`] of `source_id`'s physical page `page`.
     pub fn printed_page(
         &self,

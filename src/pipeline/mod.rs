@@ -99,6 +99,14 @@ pub struct SnippetOut {
     pub read_as: Option<crate::index::FileStamp>,
 }
 
+impl SnippetOut {
+    /// Has the file this quote was validated against changed (or gone)
+    /// since the index read it?
+    pub fn file_changed(&self) -> bool {
+        self.read_as.as_ref().is_some_and(|f| f.changed())
+    }
+}
+
 /// One quote's citation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuoteCite {
@@ -231,7 +239,7 @@ impl QueryOutcome {
     pub fn flag_changed_files(&mut self) -> Vec<usize> {
         let mut flagged = Vec::new();
         for (i, s) in self.snippets.iter_mut().enumerate() {
-            if s.status == Status::Validated && s.read_as.as_ref().is_some_and(|f| f.changed()) {
+            if s.status == Status::Validated && s.file_changed() {
                 s.status = Status::Flagged;
                 s.note = format!(
                     "{}; but the file has changed since the index read it: update the index and ask again",

@@ -10,7 +10,7 @@ impl App {
         let b = self.board.as_ref()?;
         let s = b.outcome.snippets.get(i)?;
         // Nor the words of a file that has changed since the answer.
-        if s.read_as.as_ref().is_some_and(|f| f.changed()) {
+        if s.file_changed() {
             return None;
         }
         // Only the source's own text is ever copied, never the model's words.
@@ -61,7 +61,7 @@ impl App {
         let s = &b.outcome.snippets[i];
         // The folder changed under the answer on screen: its words may no
         // longer be the file's.
-        if s.status != Status::Dropped && s.read_as.as_ref().is_some_and(|f| f.changed()) {
+        if s.status != Status::Dropped && s.file_changed() {
             self.set_status(
                 StatusKind::Error,
                 format!(
