@@ -190,7 +190,18 @@ impl Session {
             &opts,
             self.embedder(),
             progress,
-        )?;
+        )
+        .map_err(|e| {
+            if disk_full(&e) {
+                e.context(format!(
+                    "the disk holding the index folder {} is full; the index is kept as it was \
+                     before this update: free some space and run it again",
+                    self.index_dir.display()
+                ))
+            } else {
+                e
+            }
+        })?;
         *self.index.write().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(report)
     }
@@ -238,12 +249,11 @@ impl Session {
         if let Ok(here) = self.sources.canonicalize()
             && index.manifest.sources != here.to_string_lossy()
         {
-            bail!(
-                "the index folder {} holds the index of another folder ({}); \
-                 choose another --index-dir, or run `research-board index` with --force to replace it",
-                self.index_dir.display(),
-                crate::text::sanitize_for_terminal(&index.manifest.sources, false)
-            );
+            return Err(crate::index::another_folders_index(
+                &self.index_dir,
+                &index.manifest.sources,
+                "choose another --index-dir, or run `research-board index` with --force to replace it",
+            ));
         }
         let want = self.embedder().map(|e| e.id().to_string());
         if index.manifest.embedder != want {
@@ -414,4 +424,35 @@ fn check_sources(dir: &Path, force: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// An error that comes of a full disk (or quota), however deep in the
+/// chain and whether or not the library kept the I/O error as its source.
+fn disk_full(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+            matches!(
+                io.kind(),
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+            )
+        }) || {
+            let t = c.to_string();
+            t.contains("No space left on device") || t.contains("Disk quota exceeded")
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::disk_full;
+
+    #[test]
+    fn a_full_disk_is_told_however_the_library_reports_it() {
+        let io = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        assert!(disk_full(&anyhow::Error::new(io).context("commit")));
+        let text = anyhow::anyhow!("An IO error occurred: 'No space left on device (os error 28)'");
+        assert!(disk_full(&text.context("writing segment")));
+        let other = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        assert!(!disk_full(&anyhow::Error::new(other)));
+    }
 }

@@ -24,6 +24,7 @@ mod reader;
 mod readonly;
 mod schema;
 mod stamps;
+mod sweep;
 mod vectors;
 mod writer;
 
@@ -312,6 +313,34 @@ fn no_panic<T>(what: &Path, dir: &Path, f: impl FnOnce() -> Result<T>) -> Result
         Ok(r) => r.map_err(|e| damaged(what, dir).context(format!("{e:#}"))),
         Err(_) => Err(damaged(what, dir)),
     }
+}
+
+/// Write `path` whole or not at all: a temporary file, synced, renamed
+/// over it (removed when the write fails, as on a full disk).
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("tmp");
+    let written = (|| -> Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The refusal to use an index folder that holds another sources folder's
+/// index (it would answer with that folder's words); `fix` says what to do.
+pub fn another_folders_index(dir: &Path, theirs: &str, fix: &str) -> anyhow::Error {
+    anyhow!(
+        "the index folder {} holds the index of another folder ({}); {fix}",
+        dir.display(),
+        crate::text::sanitize_for_terminal(theirs, false)
+    )
 }
 
 /// The platform data directory for the index of `sources`:

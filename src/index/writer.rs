@@ -2,9 +2,9 @@
 //! under the index lock, write its side files and checksums, and make it
 //! current by Tantivy's commit (see the module docs of `index`).
 
-use super::schema;
 use super::vectors::{self, VectorStore};
-use super::{FileEntry, MANIFEST_FORMAT, Manifest, file_hash, no_panic};
+use super::{FileEntry, MANIFEST_FORMAT, Manifest, file_hash, no_panic, write_atomic};
+use super::{schema, sweep};
 use crate::chunk::{Chunk, ChunkConfig, chunk_document};
 use crate::embed::Embedder;
 use crate::ingest::{self, Limits, Skipped};
@@ -112,6 +112,22 @@ pub fn update(
     embedder: Option<&dyn Embedder>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<UpdateReport> {
+    let r = run(sources, dir, opts, embedder, progress);
+    // A failure in an index folder this update wrote to (not one refused
+    // before it was touched): remove what the failed update left.
+    if r.is_err() && dir.join("index.lock").is_file() && dir.join("tantivy/meta.json").is_file() {
+        sweep::after_failure(dir);
+    }
+    r
+}
+
+fn run(
+    sources: &Path,
+    dir: &Path,
+    opts: &UpdateOptions,
+    embedder: Option<&dyn Embedder>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<UpdateReport> {
     let t0 = Instant::now();
     // `RESEARCH_BOARD_TIMINGS=1`: each phase's time on stderr.
     let timings = std::env::var_os("RESEARCH_BOARD_TIMINGS").is_some();
@@ -176,22 +192,17 @@ pub fn update(
     let committed: Option<u64> = payload
         .as_deref()
         .and_then(|p| p.strip_prefix("gen-")?.parse().ok());
-    let previous: Option<Manifest> = payload
-        .as_deref()
-        .and_then(|p| std::fs::read(dir.join(format!("{p}.manifest.json"))).ok())
-        .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
-        .filter(|m| m.format == MANIFEST_FORMAT);
+    let previous = sweep::manifest_of(dir, payload.as_deref());
     let canonical = sources.canonicalize()?.to_string_lossy().into_owned();
     if let Some(m) = &previous
         && m.sources != canonical
         && !opts.replace_other_sources
     {
-        bail!(
-            "the index folder {} holds the index of another folder ({}); \
-             choose another --index-dir, or pass --force to replace that index",
-            dir.display(),
-            crate::text::sanitize_for_terminal(&m.sources, false)
-        );
+        return Err(super::another_folders_index(
+            dir,
+            &m.sources,
+            "choose another --index-dir, or pass --force to replace that index",
+        ));
     }
     lap("manifest-parse");
     // A damaged previous generation is not reused: everything is rebuilt.
@@ -231,7 +242,9 @@ pub fn update(
             && serde_json::to_string(&m.chunk_config).ok()
                 == serde_json::to_string(&opts.chunk).ok()
     });
-    remove_stale(dir, &previous.as_ref().map_or(Vec::new(), Manifest::in_use));
+    // What a failed update left: its side files, its segment files.
+    sweep::remove_stale(dir, &previous.as_ref().map_or(Vec::new(), Manifest::in_use));
+    sweep::collect_tantivy(&index, &tdir)?;
     // What the update needs of the previous generation's vectors; files it
     // cannot read mean a rebuild from the sources, as a damaged file does.
     let mut prev_vectors = None;
@@ -450,10 +463,12 @@ pub fn update(
             m.files = entries;
             m.failed = failed;
             m.failed_limits = Some(limits_key);
-            write_atomic(
+            // Not written (a full disk): the index is up to date all the
+            // same, and the next update reads those files again.
+            let _ = write_atomic(
                 &dir.join(format!("{}.manifest.json", Manifest::base(m.generation))),
                 &serde_json::to_vec(&m)?,
-            )?;
+            );
         }
         report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
         return Ok(report);
@@ -598,13 +613,13 @@ pub fn update(
         &serde_json::to_vec(&manifest)?,
     )?;
     lap("manifest");
-    crash_point("before_commit");
+    crash_point("before_commit")?;
     progress(Progress::Committing);
     prepared.set_payload(&base);
     prepared.commit()?;
     writer.wait_merging_threads()?;
     lap("commit");
-    remove_stale(dir, &manifest.in_use());
+    sweep::remove_stale(dir, &manifest.in_use());
     report.elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
     Ok(report)
 }
@@ -640,36 +655,15 @@ fn source_of(chunk_id: &str) -> &str {
 }
 
 /// Test hook: abort the process at a named point when
-/// `RESEARCH_BOARD_CRASH_AT` names it (used by the kill-during-index test).
-fn crash_point(name: &str) {
-    if std::env::var("RESEARCH_BOARD_CRASH_AT").is_ok_and(|v| v == name) {
-        std::process::abort();
-    }
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
-}
-
-/// Remove side files of generations other than those in `keep`.
-fn remove_stale(dir: &Path, keep: &[u64]) {
-    let keep: Vec<String> = keep.iter().map(|g| format!("gen-{g}.")).collect();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if super::guard::is_generation_file(&name)
-            && !keep.iter().any(|k| name.starts_with(k.as_str()))
-        {
-            let _ = std::fs::remove_file(e.path());
+/// `RESEARCH_BOARD_CRASH_AT` names it (the kill-during-index test), or
+/// fail there as a full disk does when it names `full:` and the point.
+fn crash_point(name: &str) -> Result<()> {
+    match std::env::var("RESEARCH_BOARD_CRASH_AT") {
+        Ok(v) if v == name => std::process::abort(),
+        Ok(v) if v.strip_prefix("full:") == Some(name) => {
+            Err(std::io::Error::from(std::io::ErrorKind::StorageFull).into())
         }
+        _ => Ok(()),
     }
 }
 
