@@ -63,7 +63,9 @@ fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
             }
             Event::Start(e) if e.local_name().as_ref() == b"rPr" => in_rpr = true,
             Event::End(e) if e.local_name().as_ref() == b"rPr" => in_rpr = false,
-            Event::Empty(e) => match (e.local_name().as_ref(), styles.last_mut()) {
+            // `<x/>` and `<x></x>` are the same element.
+            Event::Empty(e) | Event::Start(e) => match (e.local_name().as_ref(), styles.last_mut())
+            {
                 (b"basedOn", Some(s)) => s.1 = attr(&e, b"val"),
                 (b"vanish", Some(s)) if in_rpr => {
                     s.2 = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
@@ -167,12 +169,15 @@ fn parse_document(
     // Inside `w:rPrChange`: the formatting before a tracked change, not
     // what Word shows.
     let mut old_format = 0usize;
+    // Table rows being read: a row is one passage, its cells apart
+    // ("1811 | Reid"), as for HTML; and whether a new cell has begun.
+    let mut rows: Vec<(String, bool)> = Vec::new();
     loop {
         let ev = r
             .read_event()
             .map_err(|e| format!("malformed DOCX: bad XML ({e})"))?;
-        match ev {
-            Event::Start(e) => match e.local_name().as_ref() {
+        if let Event::Start(e) = &ev {
+            match e.local_name().as_ref() {
                 b"p" => {
                     if outer.len() >= 64 {
                         return Err("malformed DOCX: paragraphs nested too deeply".into());
@@ -185,6 +190,12 @@ fn parse_document(
                 // does not show beside its `mc:Choice`.
                 b"del" | b"moveFrom" | b"Fallback" => deleted += 1,
                 b"r" => (hidden, raised) = (para_hidden, None),
+                b"tr" => rows.push((String::new(), false)),
+                b"tc" => {
+                    if let Some(row) = rows.last_mut() {
+                        row.1 = true;
+                    }
+                }
                 b"rPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
                 // A picture or an embedded object in the line (not a
@@ -194,15 +205,13 @@ fn parse_document(
                 b"inline" | b"object" if deleted == 0 && !hidden && !para.trim().is_empty() => {
                     para.push_str(" \u{FFFC} ");
                 }
-                b"pStyle" => {
-                    if let Some(v) = attr(&e, b"val") {
-                        para_hidden = hidden_styles.contains(&v);
-                        level = style_level(&v);
-                    }
-                }
                 _ => {}
-            },
-            Event::Empty(e) => match e.local_name().as_ref() {
+            }
+        }
+        // Properties and characters, whether written `<x/>` or `<x></x>`
+        // (the same element).
+        match ev {
+            Event::Empty(e) | Event::Start(e) => match e.local_name().as_ref() {
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
                         para_hidden = hidden_styles.contains(&v);
@@ -264,9 +273,24 @@ fn parse_document(
                 b"t" => in_text = false,
                 b"del" | b"moveFrom" | b"Fallback" => deleted = deleted.saturating_sub(1),
                 b"rPrChange" => old_format = old_format.saturating_sub(1),
+                b"tr" => {
+                    if let Some((row, _)) = rows.pop()
+                        && !row.is_empty()
+                    {
+                        out.push(BlockKind::Para, &row, None);
+                    }
+                }
                 b"p" => {
                     let text = para.trim().to_string();
-                    if !text.is_empty() {
+                    if let Some((row, new_cell)) = rows.last_mut() {
+                        if !text.is_empty() {
+                            if !row.is_empty() {
+                                row.push_str(if *new_cell { " | " } else { " " });
+                            }
+                            row.push_str(&text);
+                            *new_cell = false;
+                        }
+                    } else if !text.is_empty() {
                         match level {
                             Some(l) => {
                                 let t = super::collapse_ws(&text);
@@ -332,6 +356,49 @@ pub(crate) mod tests {
 <w:p><w:r><w:t>Shown again.</w:t></w:r></w:p>"#;
         let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
         assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
+        let (body, styles) = (long_form(body), long_form(styles));
+        let ex = extract(&make_docx_styled(&body, Some(&styles)), 1 << 20).unwrap();
+        assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
+    }
+
+    /// The XML with every empty element `<x …/>` written `<x …></x>`, as
+    /// some writers do: the same document.
+    fn long_form(xml: &str) -> String {
+        let mut out = String::new();
+        let mut rest = xml;
+        while let Some(end) = rest.find("/>") {
+            let open = rest[..end].rfind('<').expect("an element");
+            let name: String = rest[open + 1..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '/')
+                .collect();
+            out.push_str(&rest[..end]);
+            out.push_str(&format!("></{name}>"));
+            rest = &rest[end + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A table's row is one passage with its cells apart, as for HTML: a
+    /// quote never runs from one cell into the next.
+    #[test]
+    fn a_tables_cells_never_join_into_a_sentence() {
+        let cell = |t: &str| format!("<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>");
+        let body = format!(
+            "<w:p><w:r><w:t>Before.</w:t></w:r></w:p><w:tbl><w:tr>{}{}</w:tr><w:tr>{}<w:tc><w:p/></w:tc>{}</w:tr></w:tbl>\
+             <w:p><w:r><w:t>After.</w:t></w:r></w:p>",
+            cell("1811"),
+            cell("Reid never served at the rock station."),
+            cell("Do not"),
+            cell("light the lamp before sunset."),
+        );
+        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+        assert_eq!(
+            ex.text,
+            "Before.\n\n1811 | Reid never served at the rock station.\n\n\
+             Do not | light the lamp before sunset.\n\nAfter."
+        );
     }
 
     #[test]
@@ -441,11 +508,14 @@ pub(crate) mod tests {
     #[test]
     fn runs_read_as_word_shows_them() {
         let body = r#"<w:p><w:r><w:t xml:space="preserve">A culture of 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> cells; keepers were </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t xml:space="preserve">paid to re</w:t><w:noBreakHyphen/><w:t xml:space="preserve">sign at </w:t><w:noBreakHyphen/><w:t xml:space="preserve">40, drift 5 </w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t xml:space="preserve"> 2, 5 </w:t><w:sym w:font="Symbol" w:char="006D"/><w:t xml:space="preserve">g, </w:t></w:r><w:r><w:rPr><w:b/><w:rPrChange w:id="1"><w:rPr><w:vanish/></w:rPr></w:rPrChange></w:rPr><w:t>shown</w:t></w:r><w:r><w:t xml:space="preserve"> and H</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="subscript"/></w:rPr><w:t>2</w:t></w:r><w:r><w:t>O.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx(body), 1 << 20).unwrap();
-        assert_eq!(
-            ex.text,
-            "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2, 5 μg, shown and H₂O."
-        );
+        for body in [body.to_string(), long_form(body)] {
+            let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+            assert_eq!(
+                ex.text,
+                "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2, 5 μg, shown and H₂O.",
+                "{body}"
+            );
+        }
     }
 
     #[test]

@@ -220,7 +220,7 @@ fn hidden_classes(doc: &Html) -> Hide {
 /// Do CSS declarations hide what they style? Comments are not
 /// declarations (`/* visibility: hidden */`, as Project Gutenberg's style
 /// sheets leave it for page numbers).
-fn hides(declarations: &str) -> bool {
+pub(super) fn hides(declarations: &str) -> bool {
     let mut d = String::new();
     let mut rest = declarations;
     while let Some(at) = rest.find("/*") {
@@ -235,32 +235,74 @@ fn hides(declarations: &str) -> bool {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    // A length or number of zero: "0", "0px", "0.0em", "0%".
-    let zero = |v: &str| {
+    // A length or number and its unit: "0", "-9999px", "0.0em", "50%".
+    fn length(v: &str) -> Option<(f64, &str)> {
         let n = v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
-        n.parse::<f64>().is_ok_and(|x| x == 0.0)
-    };
-    d.split(';').any(|decl| {
-        let Some((prop, value)) = decl.split_once(':') else {
-            return false;
-        };
-        let value = value.trim_end_matches("!important");
-        match prop {
-            "display" => value == "none",
-            "visibility" => value == "hidden",
-            "opacity" | "font-size" => zero(value),
+        n.parse::<f64>().ok().map(|x| (x, &v[n.len()..]))
+    }
+    let zero = |v: &str| length(v).is_some_and(|(x, _)| x == 0.0);
+    // Far off the page: the "visually hidden" idiom of -9999px.
+    let far_off = |v: &str| {
+        length(v).is_some_and(|(x, unit)| match unit {
+            "" | "px" | "pt" => x <= -999.0,
+            "em" | "rem" | "ch" => x <= -99.0,
             _ => false,
+        })
+    };
+    // Every number in a function's arguments at most `most`: `rect(0 0 0
+    // 0)`, `rect(1px, 1px, 1px, 1px)`, `scale(0)`.
+    let args_at_most = |v: &str, f: &str, most: f64| {
+        v.strip_prefix(f)
+            .and_then(|a| a.strip_prefix('('))
+            .and_then(|a| a.strip_suffix(')'))
+            .is_some_and(|a| {
+                a.split([',', ' '])
+                    .filter(|n| !n.is_empty())
+                    .all(|n| length(n).is_some_and(|(x, _)| x.abs() <= most))
+            })
+    };
+    let decls: Vec<(&str, &str)> = d
+        .split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .map(|(prop, value)| (prop, value.trim_end_matches("!important")))
+        .collect();
+    let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
+    let tiny = |v: &str| length(v).is_some_and(|(x, _)| x <= 1.0);
+    decls.iter().any(|&(prop, value)| match prop {
+        "display" => value == "none",
+        "visibility" => value == "hidden",
+        "opacity" | "font-size" => zero(value),
+        "color" => value == "transparent",
+        "left" | "top" | "right" | "text-indent" | "margin-left" | "margin-top" => {
+            far_off(value)
         }
-    })
+        "clip" => args_at_most(value, "rect", 1.0),
+        "clip-path" => value.strip_prefix("inset(").is_some_and(|a| {
+            length(a.trim_end_matches(')')).is_some_and(|(x, unit)| unit == "%" && x >= 50.0)
+        }),
+        "transform" => args_at_most(value, "scale", 0.0),
+        _ => false,
+    }) || (has("overflow", &|v| v == "hidden")
+        && (has("width", &tiny) || has("height", &tiny)))
+        // Characters drawn in the other order: the page does not show the
+        // text as written.
+        || (has("unicode-bidi", &|v| v.starts_with("bidi-override"))
+            && has("direction", &|v| v == "rtl"))
 }
 
-/// An element the page does not show: `hidden`, styled `display: none`,
-/// `visibility: hidden`, `opacity: 0` or `font-size: 0`, or of a class the
-/// page's style sheet hides.
+/// An element the page does not show as written: `hidden`, styled
+/// `display: none`, `visibility: hidden`, `opacity: 0`, `font-size: 0`,
+/// transparent, moved far off the page, clipped or squeezed to a pixel,
+/// scaled to nothing, or drawn right to left (`<bdo dir="rtl">`, a bidi
+/// override), or of a class the page's style sheet hides.
 /// (Where a stylesheet shows it after all, the mark it leaves keeps the
 /// words either side apart.)
 fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
     el.attr("hidden").is_some()
+        || (el.name() == "bdo"
+            && el
+                .attr("dir")
+                .is_some_and(|d| d.eq_ignore_ascii_case("rtl")))
         || (el.name() == "dialog" && el.attr("open").is_none())
         || el.attr("style").is_some_and(hides)
         || el.classes().any(|c| hide.contains(c))
@@ -348,6 +390,47 @@ mod tests {
             ex.text,
             "The keepers were \u{FFFC} paid, \u{FFFC} at all in gold."
         );
+    }
+
+    /// The "visually hidden" idioms and text drawn in the other order are
+    /// not read as written; look-alikes that show the text are.
+    #[test]
+    fn text_moved_clipped_or_reversed_is_not_read() {
+        for hiding in [
+            "position:absolute; left:-9999px",
+            "text-indent: -100em",
+            "position:absolute;clip:rect(0 0 0 0)",
+            "clip: rect(1px, 1px, 1px, 1px)",
+            "clip-path: inset(50%)",
+            "width:1px;height:1px;overflow:hidden",
+            "transform: scale(0)",
+            "color: transparent",
+            "unicode-bidi: bidi-override; direction: rtl",
+        ] {
+            let ex = extract(&format!(
+                "<p>The keepers were <span style=\"{hiding}\">never</span> paid.</p>"
+            ));
+            assert_eq!(ex.text, "The keepers were \u{FFFC} paid.", "{hiding}");
+        }
+        for showing in [
+            "left: -2px",
+            "margin-left: -1em",
+            "clip: rect(0 200px 50px 0)",
+            "clip-path: inset(10%)",
+            "width: 1px",
+            "transform: scale(1.5)",
+            "color: red",
+            "direction: rtl",
+        ] {
+            let ex = extract(&format!(
+                "<p>The keepers were <span style=\"{showing}\">never</span> paid.</p>"
+            ));
+            assert_eq!(ex.text, "The keepers were never paid.", "{showing}");
+        }
+        let ex = extract("<p>The keepers were <bdo dir=\"rtl\">never</bdo> paid.</p>");
+        assert_eq!(ex.text, "The keepers were \u{FFFC} paid.");
+        let ex = extract("<p>The keepers were <bdo dir=\"ltr\">never</bdo> paid.</p>");
+        assert_eq!(ex.text, "The keepers were never paid.");
     }
 
     /// A class the page's own style sheet hides is hidden (and leaves a

@@ -2,7 +2,7 @@
 //! document text is the file text itself, so offsets point into the file.
 
 use super::{Block, BlockKind, Extracted};
-use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 pub fn extract(text: &str) -> Extracted {
     let mut out = Extracted {
@@ -19,11 +19,48 @@ pub fn extract(text: &str) -> Extracted {
     // inside a line of text.
     let mut comments = Vec::new();
     let mut marks_at_end = Vec::new();
-    for (event, range) in Parser::new(text).into_offset_iter() {
+    // Regions a hiding HTML element holds, and the one open: its start,
+    // tag and nesting depth.
+    let mut hidden: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut hiding: Option<(usize, String, usize)> = None;
+    // Front matter (YAML `---` or TOML `+++` at the top) is metadata: its
+    // title and author name the work, and it is not read as text (without
+    // the option its lines would read as a heading).
+    let options = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
+    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
         match event {
-            // A comment, a script or a style sheet: nothing the page shows.
-            Event::Start(Tag::HtmlBlock) if unseen_block(&text[range.clone()]) => {
+            Event::Start(Tag::MetadataBlock(_)) => {
+                if text[..range.start]
+                    .trim_start_matches('\u{FEFF}')
+                    .is_empty()
+                {
+                    let (title, author) = super::metadata::front_matter(&text[range.clone()]);
+                    out.title = out.title.take().or(title);
+                    out.author = out.author.take().or(author);
+                }
                 comments.push((range, false));
+            }
+            Event::Start(Tag::HtmlBlock) => {
+                let block = &text[range.clone()];
+                // An element that hides what it holds, closed in a later
+                // HTML block: the Markdown between is not shown either.
+                if let Some((start, tag, depth)) = hiding.as_mut() {
+                    *depth = nesting(block, tag, *depth);
+                    if *depth == 0 {
+                        hidden.push(*start..range.end);
+                        hiding = None;
+                    }
+                } else if let Some(tag) = hiding_element(block) {
+                    let depth = nesting(block, &tag, 0);
+                    if depth > 0 {
+                        hiding = Some((range.start, tag, depth));
+                    }
+                }
+                // A comment, a script or a style sheet: nothing the page shows.
+                if unseen_block(block) {
+                    comments.push((range, false));
+                }
             }
             // The mark stands where the comment touches a word: at its
             // start when a char follows it with no space ("can<!-- x
@@ -97,6 +134,14 @@ pub fn extract(text: &str) -> Extracted {
             _ => {}
         }
     }
+    // Left open, it hides the rest of the document.
+    if let Some((start, _, _)) = hiding {
+        hidden.push(start..text.len());
+    }
+    out.blocks
+        .retain(|b| !hidden.iter().any(|h| h.start <= b.start && b.end <= h.end));
+    comments.extend(hidden.into_iter().map(|h| (h, false)));
+    comments.sort_by_key(|c| c.0.start);
     out.blocks.sort_by_key(|b| b.start);
     out.text = crate::text::blank_out(out.text, &comments);
     for m in marks_at_end {
@@ -130,6 +175,46 @@ fn level_num(l: HeadingLevel) -> u8 {
         HeadingLevel::H5 => 5,
         HeadingLevel::H6 => 6,
     }
+}
+
+/// The tag of the element an HTML block opens with, when it hides what it
+/// holds: a `hidden` attribute, or a style that hides (`display: none`).
+fn hiding_element(block: &str) -> Option<String> {
+    let b = block.trim_start();
+    let tag_end = b.find('>')?;
+    let tag = b[..tag_end].strip_prefix('<')?.to_ascii_lowercase();
+    let name: String = tag
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if name.is_empty() {
+        return None;
+    }
+    let attrs = &tag[name.len()..];
+    let flag = attrs
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .any(|a| a == "hidden" || a.starts_with("hidden="));
+    let style = attrs.split_once("style=").is_some_and(|(_, v)| {
+        let q = v.chars().next().unwrap_or(' ');
+        let v = if q == '"' || q == '\'' {
+            v[1..].split(q).next().unwrap_or("")
+        } else {
+            v.split_whitespace().next().unwrap_or("")
+        };
+        super::html::hides(v)
+    });
+    (flag || style).then_some(name)
+}
+
+/// The nesting depth of `tag` elements after `block`, from `depth` before it.
+fn nesting(block: &str, tag: &str, depth: usize) -> usize {
+    let b = block.to_ascii_lowercase();
+    let count = |pat: &str| {
+        b.match_indices(pat)
+            .filter(|(i, _)| !b[i + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+            .count()
+    };
+    (depth + count(&format!("<{tag}"))).saturating_sub(count(&format!("</{tag}")))
 }
 
 /// An HTML block the page does not show: a comment, a `<script>` or a
@@ -205,6 +290,70 @@ mod tests {
             let v = validate(quote, "m", &cs, &cfg);
             assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
         }
+    }
+
+    /// Markdown inside a hiding HTML element opened and closed in blocks
+    /// of their own is not shown, so not read; a shown one is.
+    #[test]
+    fn markdown_inside_a_hidden_element_is_not_text() {
+        let src = "Before.\n\n<div style=\"display:none\">\n\nThe cook was never allowed ashore.\n\n\
+                   <div>\n\nNested and never seen.\n\n</div>\n\n</div>\n\nBetween.\n\n<div hidden>\n\n\
+                   The keeper was never sober.\n\n</div>\n\n<div class=\"note\">\n\nShown in a div.\n\n</div>\n\n\
+                   <details hidden=\"\">\n\nHidden to the end.\n";
+        let ex = extract(src);
+        assert_eq!(ex.text.len(), src.len());
+        for gone in ["cook", "Nested", "sober", "to the end"] {
+            assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+        }
+        for kept in ["Before.", "Between.", "Shown in a div."] {
+            assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
+        }
+        let paras: Vec<&str> = ex
+            .blocks
+            .iter()
+            .filter(|b| matches!(b.kind, BlockKind::Para))
+            .map(|b| &ex.text[b.start..b.end])
+            .collect();
+        assert_eq!(paras, ["Before.", "Between.", "Shown in a div."]);
+    }
+
+    /// Front matter names the work and is not text: its lines are neither
+    /// a heading nor a passage to quote.
+    #[test]
+    fn front_matter_is_metadata_not_text() {
+        for (src, title) in [
+            (
+                "---\ntitle: \"Fog Signals\"\nauthor: A. Keeper\ntags: [secret plans]\n---\n\nThe horn sounded.\n",
+                "Fog Signals",
+            ),
+            (
+                "+++\ntitle = \"Fog Signals\"\nauthor = \"A. Keeper\"\ntags = [\"secret plans\"]\n+++\n\nThe horn sounded.\n",
+                "Fog Signals",
+            ),
+        ] {
+            let ex = extract(src);
+            assert_eq!(ex.text.len(), src.len());
+            assert_eq!(ex.title.as_deref(), Some(title));
+            assert_eq!(ex.author.as_deref(), Some("A. Keeper"));
+            assert!(
+                !ex.text.contains("secret") && !ex.text.contains("Keeper"),
+                "{}",
+                ex.text
+            );
+            assert!(ex.text.contains("The horn sounded."));
+            assert!(
+                ex.blocks
+                    .iter()
+                    .all(|b| !matches!(b.kind, BlockKind::Heading { .. })),
+                "{:?}",
+                ex.blocks
+            );
+        }
+        // Further down, such a block is metadata too (as Pandoc reads it),
+        // but names nothing.
+        let ex = extract("# The Light\n\nIntro.\n\n---\ntitle: Other\n---\n");
+        assert!(!ex.text.contains("Other"), "{}", ex.text);
+        assert_eq!(ex.title.as_deref(), Some("The Light"));
     }
 
     #[test]

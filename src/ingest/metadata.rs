@@ -196,28 +196,39 @@ fn header_fields(text: &str) -> (Option<String>, Option<String>) {
     (title, author)
 }
 
-/// `title:` and `author:` of YAML front matter (`---` … `---` at the top).
-fn front_matter(text: &str) -> (Option<String>, Option<String>) {
-    let Some(rest) = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-    else {
-        return (None, None);
+/// `title:` and `author:` of YAML front matter (`---` … `---` at the top),
+/// or `title =` and `author =` of TOML front matter (`+++` … `+++`).
+pub(super) fn front_matter(text: &str) -> (Option<String>, Option<String>) {
+    let (rest, fence, sep) = match ["---", "+++"].into_iter().find_map(|f| {
+        let rest = text.strip_prefix(f)?;
+        let rest = rest
+            .strip_prefix('\n')
+            .or_else(|| rest.strip_prefix("\r\n"))?;
+        Some((rest, f))
+    }) {
+        Some((rest, "---")) => (rest, "\n---", ':'),
+        Some((rest, _)) => (rest, "\n+++", '='),
+        None => return (None, None),
     };
-    let Some(end) = rest.find("\n---") else {
+    let Some(end) = rest.find(fence) else {
         return (None, None);
     };
     let (mut title, mut author) = (None, None);
     for line in rest[..end].lines() {
-        let value = |k: &str| {
-            line.strip_prefix(k)
-                .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+        let Some((key, value)) = line.split_once(sep) else {
+            continue;
         };
-        if let Some(v) = value("title:").filter(|v| !v.is_empty()) {
-            title = Some(v);
+        let value = value
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_string();
+        if value.is_empty() {
+            continue;
         }
-        if let Some(v) = value("author:").filter(|v| !v.is_empty()) {
-            author = Some(v);
+        match key.trim_end() {
+            "title" => title = Some(value),
+            "author" => author = Some(value),
+            _ => {}
         }
     }
     (title, author)

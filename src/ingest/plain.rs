@@ -148,7 +148,12 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
             // Comment or directive: not prose. A comment is not shown at
             // all: its chars become spaces (its lines and every offset
             // stay), so no passage quotes it.
-            if (first == ".." || first.starts_with(".. ")) && !explicit_markup(first) {
+            // So is a raw block: markup for another output (LaTeX, HTML),
+            // not text as the page shows it.
+            let raw = first
+                .strip_prefix("..")
+                .is_some_and(|d| d.trim_start().starts_with("raw::"));
+            if raw || ((first == ".." || first.starts_with(".. ")) && !explicit_markup(first)) {
                 // Its body goes on over blank lines while indented.
                 let mut end = j - 1;
                 let mut k = j;
@@ -304,6 +309,15 @@ mod tests {
             ex.text
         );
         assert!(ex.text.contains("The end."), "{}", ex.text);
+        // A raw block is markup for another output, not text.
+        let src = "Before.\n\n.. raw:: latex\n\n   \\textbf{The logs were forged.}\n\nThe end.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert!(!ex.text.contains("forged"), "{}", ex.text);
+        assert!(
+            ex.text.contains("Before.") && ex.text.contains("The end."),
+            "{}",
+            ex.text
+        );
     }
 
     fn shape(ex: &Extracted) -> Vec<String> {
