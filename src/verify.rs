@@ -10,7 +10,10 @@ use crate::index::Index;
 use crate::retrieve::normalize_query;
 use crate::validate::{ChunkRef, Status, Validation, Validator, Verdict};
 use anyhow::{Result, bail};
+pub use draft::draft_quotes;
 use serde::{Deserialize, Serialize};
+
+mod draft;
 
 /// One quote to check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -153,144 +156,6 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
         });
     }
     Ok(draft_quotes(text, min_words))
-}
-
-/// Longest inline quotation looked for, in chars (a long one belongs in a
-/// block quote, but some are written inline: about 1,500 words).
-const MAX_INLINE: usize = 10_000;
-
-/// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
-/// fewer than `min_words` words apart.
-pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
-    let mut out = Vec::new();
-    // Words as validation counts them: a Chinese or Japanese sentence is
-    // many, not one.
-    let words = |s: &str| unicode_segmentation::UnicodeSegmentation::unicode_words(s).count();
-    // Block quotes: runs of lines starting with '>'.
-    let mut block: Vec<&str> = Vec::new();
-    let mut block_line = 0;
-    let mut in_code = false;
-    let all: Vec<&str> = text.lines().collect();
-    for (i, l) in all.iter().enumerate() {
-        let t = l.trim_start();
-        if t.starts_with("```") {
-            in_code = !in_code;
-        }
-        if !in_code && let Some(rest) = t.strip_prefix('>') {
-            if block.is_empty() {
-                block_line = i + 1;
-            }
-            block.push(rest.trim());
-            continue;
-        }
-        if !block.is_empty() {
-            // A line that is only a citation right after the block cites it.
-            let next = crate::cite::check::split_trailing(t).1.filter(|c| {
-                let rest = t.trim().trim_start_matches(['—', '–', '-']).trim();
-                rest == c.text
-            });
-            push_block(&mut out, &block, block_line, next);
-            block.clear();
-        }
-    }
-    if !block.is_empty() {
-        push_block(&mut out, &block, block_line, None);
-    }
-    // Inline quotations, outside block quotes; they may span lines.
-    let prose: String = all
-        .iter()
-        .map(|l| {
-            if l.trim_start().starts_with('>') {
-                ""
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let chars: Vec<char> = prose.chars().collect();
-    // Line numbers counted as the scan moves forward: linear in the draft.
-    let (mut line, mut counted) = (1usize, 0usize);
-    let mut line_of = |ci: usize| {
-        line += chars[counted..ci].iter().filter(|c| **c == '\n').count();
-        counted = ci;
-        line
-    };
-    let mut i = 0;
-    while i < chars.len() {
-        // English, French («…»), German („…“, »…«) and Polish („…”) marks;
-        // single quotation marks (‘…’, '…') where they are no apostrophe.
-        let close: &[char] = match chars[i] {
-            '“' => &['”', '"'],
-            '"' => &['"'],
-            '＂' => &['＂'],
-            '«' => &['»'],
-            '„' => &['“', '”'],
-            '»' => &['«'],
-            '‘' | '\'' if opens_single(&chars, i) => &['’', '\''],
-            _ => &[],
-        };
-        let single = matches!(chars[i], '‘' | '\'');
-        if !close.is_empty()
-            && let Some(len) =
-                chars[i + 1..]
-                    .iter()
-                    .take(MAX_INLINE)
-                    .enumerate()
-                    .position(|(k, c)| {
-                        close.contains(c) && (!single || closes_single(&chars, i + 1 + k))
-                    })
-        {
-            let q: String = chars[i + 1..i + 1 + len].iter().collect();
-            let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-            if !q.is_empty() {
-                let after = &chars[(i + 2 + len).min(chars.len())..];
-                let after = &after[..after.len().min(320)];
-                out.push(QuoteInput {
-                    quote: q,
-                    source: None,
-                    line: Some(line_of(i)),
-                    citation: crate::cite::check::parse_after(after).map(|(c, _)| c),
-                });
-            }
-            i += len + 2;
-            continue;
-        }
-        i += 1;
-    }
-    out.sort_by_key(|q| q.line);
-    let (check, too_short) = out.into_iter().partition(|q| words(&q.quote) >= min_words);
-    Quotes { check, too_short }
-}
-
-/// A single quotation mark at `i` opens a quotation: not inside a word
-/// ("don't", "'tis" after a letter), and a word follows.
-fn opens_single(chars: &[char], i: usize) -> bool {
-    let before = i.checked_sub(1).map(|b| chars[b]);
-    !before.is_some_and(|c| c.is_alphanumeric())
-        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
-}
-
-/// A single quotation mark at `i` closes one: after a word or its
-/// punctuation, with no letter after it ("don’t" goes on).
-fn closes_single(chars: &[char], i: usize) -> bool {
-    !chars[i - 1].is_whitespace() && !chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
-}
-
-/// A block quote (its lines), with the citation at its end or on the line
-/// after it.
-fn push_block(out: &mut Vec<QuoteInput>, block: &[&str], line: usize, next: Option<Citation>) {
-    let joined = block.join(" ");
-    let (q, own) = crate::cite::check::split_trailing(joined.trim());
-    let q = q.trim().to_string();
-    if !q.is_empty() {
-        out.push(QuoteInput {
-            quote: q,
-            source: None,
-            line: Some(line),
-            citation: own.or(next),
-        });
-    }
 }
 
 /// Resolve what an author wrote as a source to a source id of the index.
@@ -552,92 +417,6 @@ pub fn verify_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_and_cjk_quotations_are_checked() {
-        let long = "the keeper wrote in the log every night ".repeat(60);
-        let draft = format!("As he said, “{long}” and\n“灯塔看守人从来没有点亮过灯塔的灯”.");
-        let q = draft_quotes(&draft, 4);
-        assert_eq!(q.check.len(), 2, "{:?}", q.too_short);
-        assert!(q.check[0].quote.len() > 2000);
-        assert_eq!(q.check[1].quote, "灯塔看守人从来没有点亮过灯塔的灯");
-    }
-
-    #[test]
-    fn quotation_marks_of_other_languages_are_read() {
-        let draft = "Il écrit « le gardien allume la lampe chaque soir » puis. \
-                     Er schrieb „der Wärter zündet die Lampe an“ und »der Turm steht noch heute«. \
-                     Pisał „latarnik zapala lampę co wieczór”.";
-        let q: Vec<String> = draft_quotes(draft, 4)
-            .check
-            .into_iter()
-            .map(|q| q.quote)
-            .collect();
-        assert_eq!(
-            q,
-            [
-                "le gardien allume la lampe chaque soir",
-                "der Wärter zündet die Lampe an",
-                "der Turm steht noch heute",
-                "latarnik zapala lampę co wieczór"
-            ]
-        );
-    }
-
-    /// Single quotation marks, as British drafts use them, are read; an
-    /// apostrophe ("don’t", "keepers’", "'tis") neither opens nor closes
-    /// one. A “ closed by a straight " is read too.
-    #[test]
-    fn single_quotation_marks_are_read_and_apostrophes_are_not() {
-        let draft = "She wrote ‘the keepers don’t leave the rock in winter’ and \
-                     'the lamp was lit at dusk every evening', then the keepers’ wives \
-                     said nothing. ’Tis said “the tower stood for a century\" anyway.";
-        let q: Vec<String> = draft_quotes(draft, 4)
-            .check
-            .into_iter()
-            .map(|q| q.quote)
-            .collect();
-        assert_eq!(
-            q,
-            [
-                "the keepers don’t leave the rock in winter",
-                "the lamp was lit at dusk every evening",
-                "the tower stood for a century"
-            ]
-        );
-    }
-
-    #[test]
-    fn extracts_quotations_and_block_quotes_from_a_draft() {
-        let draft = "# Chapter\n\nAs Stevenson wrote, “the light was first exhibited\non 1 February 1811” and \"short one\" was not.\n\n> The keeper trimmed the wick\n> every four hours.\n\n```\n> not a quote in code\n```\n";
-        let q = draft_quotes(draft, 4);
-        let texts: Vec<_> = q.check.iter().map(|q| (q.quote.as_str(), q.line)).collect();
-        assert_eq!(
-            texts,
-            [
-                ("the light was first exhibited on 1 February 1811", Some(3)),
-                ("The keeper trimmed the wick every four hours.", Some(6)),
-            ]
-        );
-        let short: Vec<_> = q
-            .too_short
-            .iter()
-            .map(|q| (q.quote.as_str(), q.line))
-            .collect();
-        assert_eq!(short, [("short one", Some(4))]);
-    }
-
-    /// Issue 9, item 13: finding quotations is linear in the draft (a
-    /// quadratic scan of this draft would not finish in any test run).
-    #[test]
-    fn item_13_a_long_draft_is_scanned_once() {
-        let para = "He wrote “the keeper trimmed the wick every night” again.\n";
-        let draft = para.repeat(100_000);
-        let q = draft_quotes(&draft, 4).check;
-        assert_eq!(q.len(), 100_000);
-        assert_eq!(q[0].line, Some(1));
-        assert_eq!(q[99_999].line, Some(100_000));
-    }
 
     #[test]
     fn parses_json_lines_with_clear_errors() {

@@ -369,6 +369,13 @@ fn key_char(c: char) -> bool {
 /// punctuation marks and spaces (one line break) before `[` or `(`.
 /// Returns the citation and the chars it took.
 pub fn parse_after(after: &[char]) -> Option<(Citation, usize)> {
+    parse_at(after, false)
+}
+
+/// [`parse_after`]; `narrative`: an in-text `@key` may go on with words
+/// ("@key [p. 9] writes"), as before a quotation. After one, such a
+/// citation introduces the next sentence, not this quotation.
+fn parse_at(after: &[char], narrative: bool) -> Option<(Citation, usize)> {
     let mut i = 0;
     let mut breaks = 0;
     while i < after.len() && i < 6 {
@@ -407,7 +414,18 @@ pub fn parse_after(after: &[char]) -> Option<(Citation, usize)> {
             }
         }
         let text: String = after[i..end].iter().collect();
+        let words_follow = after[end..]
+            .iter()
+            .find(|c| **c != ' ')
+            .is_some_and(|c| c.is_alphabetic());
+        if words_follow && !narrative {
+            return None;
+        }
         return parse_bracket(&inner, &text).map(|c| (c, end));
+    }
+    // LaTeX: `\cite[p.~9]{key}`, `\parencite[see][9]{key}`, …
+    if after.get(i) == Some(&'\\') {
+        return parse_latex(&after[i..]).map(|(c, len)| (c, i + len));
     }
     // A footnote, `^[@key, p. 9]`.
     if after.get(i) == Some(&'^') && after.get(i + 1) == Some(&'[') {
@@ -433,6 +451,116 @@ pub fn parse_after(after: &[char]) -> Option<(Citation, usize)> {
         parse_paren(&inner, &text)
     }?;
     Some((c, i + 2 + len))
+}
+
+/// A narrative citation before a quotation in its sentence, as in `As
+/// @key [p. 9] writes, “…”` or `@key notes that “…”`: the last in-text
+/// `@key` (with its locator), then at most a few words and no end of a
+/// sentence, bracket or quotation mark before the quotation's opening mark.
+pub fn parse_before(before: &[char]) -> Option<Citation> {
+    const GAP: usize = 40;
+    let from = before.len().saturating_sub(GAP + 320);
+    let at = (from..before.len())
+        .rev()
+        .find(|&k| before[k] == '@' && (k == 0 || before[k - 1].is_whitespace()))?;
+    let (c, end) = parse_at(&before[at..], true)?;
+    let gap = &before[at + end..];
+    let breaks = gap.iter().filter(|&&c| c == '\n').count();
+    (gap.len() <= GAP
+        && breaks <= 1
+        && !gap.iter().any(|&c| {
+            matches!(
+                c,
+                '.' | '!'
+                    | '?'
+                    | ';'
+                    | '['
+                    | ']'
+                    | '('
+                    | ')'
+                    | '@'
+                    | '"'
+                    | '“'
+                    | '”'
+                    | '«'
+                    | '»'
+                    | '„'
+                    | '＂'
+            )
+        }))
+    .then_some(c)
+}
+
+/// The citation a footnote's text gives (`[^1]: [@key, p. 4].`, `[^1]: See
+/// @key, p. 4.`, `[^1]: Smith 2020, 4.`): its first cited work.
+pub fn parse_note(note: &str) -> Option<Citation> {
+    let note = note.trim();
+    let chars: Vec<char> = note.chars().collect();
+    if let Some((c, _)) = parse_after(&chars) {
+        return Some(c);
+    }
+    let inner = note.trim_end_matches(['.', ' ']);
+    parse_bracket(inner, note).or_else(|| parse_paren(inner, note))
+}
+
+/// A LaTeX citation command at the start of `s` (natbib's and biblatex's:
+/// `\cite`, `\citep`, `\parencite`, `\autocite`, `\footcite`, …) read as
+/// Pandoc's `[@key, postnote]`: its first key, its last optional argument
+/// the locator (`p.~9`). Returns the citation and the chars it took.
+fn parse_latex(s: &[char]) -> Option<(Citation, usize)> {
+    let name: String = s[1..]
+        .iter()
+        .take(12)
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    if !matches!(
+        name.as_str(),
+        "cite"
+            | "citep"
+            | "citet"
+            | "parencite"
+            | "autocite"
+            | "textcite"
+            | "footcite"
+            | "smartcite"
+            | "supercite"
+            | "Cite"
+            | "Citep"
+            | "Citet"
+            | "Parencite"
+            | "Autocite"
+            | "Textcite"
+    ) {
+        return None;
+    }
+    let mut j = 1 + name.len();
+    if s.get(j) == Some(&'*') {
+        j += 1;
+    }
+    let mut post = None;
+    while s.get(j) == Some(&'[') {
+        let len = s[j + 1..].iter().take(300).position(|&c| c == ']')?;
+        post = Some(
+            s[j + 1..j + 1 + len]
+                .iter()
+                .collect::<String>()
+                .replace('~', " "),
+        );
+        j += len + 2;
+    }
+    if s.get(j) != Some(&'{') {
+        return None;
+    }
+    let len = s[j + 1..].iter().take(300).position(|&c| c == '}')?;
+    let keys: String = s[j + 1..j + 1 + len].iter().collect();
+    j += len + 2;
+    let key = keys.split(',').next()?.trim();
+    let inner = match post.filter(|p| !p.trim().is_empty()) {
+        Some(p) => format!("@{{{key}}}, {p}"),
+        None => format!("@{{{key}}}"),
+    };
+    let text: String = s[..j].iter().collect();
+    parse_bracket(&inner, &text).map(|c| (c, j))
 }
 
 /// `[see @key, p. 4; @other]`: the first item with a key.

@@ -183,6 +183,9 @@ enum Command {
         /// Print the results as JSON.
         #[arg(long)]
         json: bool,
+        /// Use the index as it is, without checking the folder for changes.
+        #[arg(long)]
+        no_update: bool,
         /// Bibliography (BibTeX/BibLaTeX .bib or CSL-JSON .json): check each
         /// quote's citation against the work it names.
         #[arg(long, value_name = "FILE")]
@@ -459,6 +462,7 @@ fn run(mut cli: Cli) -> Result<i32> {
             dir,
             quotes,
             json,
+            no_update,
             bibliography,
             store,
             embed,
@@ -487,7 +491,9 @@ fn run(mut cli: Cli) -> Result<i32> {
                 .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", quotes.display()))?;
             let min_words = s.config().validate.min_words;
             let inputs = crate::verify::parse_input(&text, min_words)?;
-            update_or_keep(&s, !json && atty_stderr())?;
+            if !no_update {
+                update_or_keep(&s, !json && atty_stderr())?;
+            }
             let bib = s.citations()?;
             if let (Some(l), Some(path)) = (&bib, &s.config().cite.bibliography) {
                 citations::report(l, path);

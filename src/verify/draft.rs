@@ -1,0 +1,637 @@
+//! Quotations in an author's draft and the citations written with them:
+//! inline quotations in the marks of several languages, `>` block quotes,
+//! and the citation after a quotation, before it in its sentence, or in a
+//! footnote.
+
+use super::{QuoteInput, Quotes};
+use crate::cite::Citation;
+
+/// Longest inline quotation looked for, in chars (a long one belongs in a
+/// block quote, but some are written inline: about 1,500 words).
+const MAX_INLINE: usize = 10_000;
+
+/// Quotations in a draft: "…" and “…” spans and `>` block quotes; those of
+/// fewer than `min_words` words apart.
+pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
+    let mut out = Vec::new();
+    // Words as validation counts them: a Chinese or Japanese sentence is
+    // many, not one.
+    let words = |s: &str| unicode_segmentation::UnicodeSegmentation::unicode_words(s).count();
+    // Block quotes: runs of lines starting with '>'.
+    let mut block: Vec<&str> = Vec::new();
+    let mut block_line = 0;
+    // A citation that introduces the block ("As @key [p. 9] writes:").
+    let mut introduced: Option<Citation> = None;
+    let mut in_code = false;
+    let all: Vec<&str> = text.lines().collect();
+    // Footnotes' citations, by label (`[^1]: [@key, p. 4].`).
+    let notes: std::collections::HashMap<String, Citation> = all
+        .iter()
+        .filter_map(|l| {
+            let (label, note) = l.trim_start().strip_prefix("[^")?.split_once("]:")?;
+            Some((label.to_string(), crate::cite::check::parse_note(note)?))
+        })
+        .collect();
+    for (i, l) in all.iter().enumerate() {
+        let t = l.trim_start();
+        if t.starts_with("```") {
+            in_code = !in_code;
+        }
+        if !in_code && let Some(rest) = t.strip_prefix('>') {
+            if block.is_empty() {
+                block_line = i + 1;
+                introduced = all[..i]
+                    .iter()
+                    .rev()
+                    .take(2)
+                    .find(|l| !l.trim().is_empty())
+                    .and_then(|l| {
+                        let chars: Vec<char> = l.trim_end().chars().collect();
+                        // Words besides the citation: a line that is only
+                        // one cites the block above it.
+                        crate::cite::check::parse_before(&chars)
+                            .filter(|c| l.replace(&c.text, "").chars().any(char::is_alphabetic))
+                    });
+            }
+            block.push(rest.trim());
+            continue;
+        }
+        if !block.is_empty() {
+            // A line that is only a citation right after the block cites it.
+            let next = crate::cite::check::split_trailing(t).1.filter(|c| {
+                let rest = t.trim().trim_start_matches(['—', '–', '-']).trim();
+                rest == c.text
+            });
+            push_block(
+                &mut out,
+                &block,
+                block_line,
+                next.or(introduced.take()),
+                &notes,
+            );
+            block.clear();
+        }
+    }
+    if !block.is_empty() {
+        push_block(&mut out, &block, block_line, introduced.take(), &notes);
+    }
+    let in_env = latex_blocks(&all, &mut out);
+    // Inline quotations, outside block quotes; they may span lines.
+    let prose: String = all
+        .iter()
+        .enumerate()
+        .map(|(n, l)| {
+            if l.trim_start().starts_with('>') || in_env[n] {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let chars: Vec<char> = prose.chars().collect();
+    // Line numbers counted as the scan moves forward: linear in the draft.
+    let (mut line, mut counted) = (1usize, 0usize);
+    let mut line_of = |ci: usize| {
+        line += chars[counted..ci].iter().filter(|c| **c == '\n').count();
+        counted = ci;
+        line
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let Some((start, end, resume, own)) = quotation_at(&chars, i) else {
+            i += 1;
+            continue;
+        };
+        let q: String = chars[start..end].iter().collect();
+        let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !q.is_empty() {
+            let after = &chars[resume.min(chars.len())..];
+            let after = &after[..after.len().min(320)];
+            out.push(QuoteInput {
+                quote: q,
+                source: None,
+                line: Some(line_of(i)),
+                citation: own
+                    .or_else(|| crate::cite::check::parse_after(after).map(|(c, _)| c))
+                    .or_else(|| footnote_ref(after).and_then(|l| notes.get(&l).cloned()))
+                    .or_else(|| crate::cite::check::parse_before(&chars[..i])),
+            });
+        }
+        i = resume;
+    }
+    out.sort_by_key(|q| q.line);
+    let (check, too_short) = out.into_iter().partition(|q| words(&q.quote) >= min_words);
+    Quotes { check, too_short }
+}
+
+/// LaTeX's block quotations (`quote`, `quotation` and csquotes'
+/// `displayquote` environments), each with the citation it ends with
+/// (`… \cite[p.~9]{key}`), its `displayquote[\cite{key}]` argument, or one
+/// right after `\end{quote}`. Returns which lines they take.
+fn latex_blocks(all: &[&str], out: &mut Vec<QuoteInput>) -> Vec<bool> {
+    let mut taken = vec![false; all.len()];
+    let mut n = 0;
+    while n < all.len() {
+        let t = all[n].trim();
+        let Some(env) = ["quote", "quotation", "displayquote"]
+            .into_iter()
+            .find(|e| t.starts_with(&format!("\\begin{{{e}}}")))
+        else {
+            n += 1;
+            continue;
+        };
+        let end_tag = format!("\\end{{{env}}}");
+        let Some(last) = (n..all.len()).find(|&k| all[k].contains(&end_tag)) else {
+            break;
+        };
+        let joined: String = all[n..=last].join(" ");
+        let body_start = joined.find('}').map_or(0, |b| b + 1);
+        let body_end = joined.rfind(&end_tag).unwrap_or(joined.len());
+        let mut body: Vec<char> = joined[body_start..body_end].chars().collect();
+        // displayquote's citation argument.
+        let mut cite = None;
+        if body.first() == Some(&'[')
+            && let Some(len) = braced(&body[1..], '[', ']')
+        {
+            cite = crate::cite::check::parse_after(&body[1..1 + len]).map(|(c, _)| c);
+            body.drain(..len + 2);
+        }
+        // A citation command ending the quotation.
+        if cite.is_none()
+            && let Some(at) = body.iter().rposition(|&c| c == '\\')
+            && let Some((c, len)) = crate::cite::check::parse_after(&body[at..])
+            && body[at + len..]
+                .iter()
+                .all(|c| c.is_whitespace() || ".,;".contains(*c))
+        {
+            cite = Some(c);
+            body.truncate(at);
+        }
+        if cite.is_none() {
+            let rest = &joined[body_end + end_tag.len()..];
+            let next = all.get(last + 1).copied().unwrap_or("");
+            let after: Vec<char> = format!("{rest}\n{next}").chars().collect();
+            cite = crate::cite::check::parse_after(&after).map(|(c, _)| c);
+        }
+        let quote = body
+            .iter()
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !quote.is_empty() {
+            out.push(QuoteInput {
+                quote,
+                source: None,
+                line: Some(n + 1),
+                citation: cite,
+            });
+        }
+        taken[n..=last].iter_mut().for_each(|x| *x = true);
+        n = last + 1;
+    }
+    taken
+}
+
+/// A quotation opening at `i`: its text's char range, where the scan goes
+/// on, and a citation written inside its markup (LaTeX's `\textquote[\cite
+/// {key}]{…}`).
+///
+/// English, French («…»), German („…“, »…«) and Polish („…”) marks;
+/// single marks (‘…’, '…') where they are no apostrophe; a straight double
+/// mark that is no inch or second sign (`12"`); and LaTeX's ``…'',
+/// `\enquote{…}` and `\textquote{…}`.
+fn quotation_at(chars: &[char], i: usize) -> Option<(usize, usize, usize, Option<Citation>)> {
+    let window = |from: usize| &chars[from.min(chars.len())..(from + MAX_INLINE).min(chars.len())];
+    if chars[i] == '`' && chars.get(i + 1) == Some(&'`') {
+        let len = window(i + 2).windows(2).position(|w| w == ['\'', '\''])?;
+        return Some((i + 2, i + 2 + len, i + 4 + len, None));
+    }
+    if chars[i] == '\\' {
+        return latex_quotation(chars, i);
+    }
+    let close: &[char] = match chars[i] {
+        '“' => &['”', '"'],
+        '"' if opens_double(chars, i) => &['"'],
+        '＂' => &['＂'],
+        '«' => &['»'],
+        '„' => &['“', '”'],
+        '»' => &['«'],
+        '‘' | '\'' if opens_single(chars, i) => &['’', '\''],
+        _ => return None,
+    };
+    let single = matches!(chars[i], '‘' | '\'');
+    let closes = |k: usize| {
+        let at = i + 1 + k;
+        close.contains(&chars[at]) && (!single || closes_single(chars, at))
+    };
+    let len = if single {
+        // A single mark after an "s" and before a word may be a plural's
+        // apostrophe ("‘the keepers’ lamp was lit’"): a later closing
+        // mark in the paragraph is taken first.
+        let para = window(i + 1)
+            .windows(2)
+            .position(|w| w == ['\n', '\n'])
+            .map_or(window(i + 1).len(), |p| p);
+        let mut found = (0..para).filter(|&k| closes(k));
+        let first = found.next()?;
+        let possessive = |k: usize| {
+            let at = i + 1 + k;
+            matches!(chars[at - 1], 's' | 'S')
+                && chars.get(at + 1) == Some(&' ')
+                && chars.get(at + 2).is_some_and(|c| c.is_lowercase())
+        };
+        if possessive(first) {
+            std::iter::once(first)
+                .chain(found)
+                .find(|&k| !possessive(k))
+                .unwrap_or(first)
+        } else {
+            first
+        }
+    } else {
+        (0..window(i + 1).len()).find(|&k| closes(k))?
+    };
+    Some((i + 1, i + 1 + len, i + 2 + len, None))
+}
+
+/// `\enquote{…}`, `\enquote*{…}` or `\textquote[cite][punct]{…}` at `i`.
+fn latex_quotation(chars: &[char], i: usize) -> Option<(usize, usize, usize, Option<Citation>)> {
+    let name: String = chars[i + 1..]
+        .iter()
+        .take(9)
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    if !matches!(name.as_str(), "enquote" | "textquote") {
+        return None;
+    }
+    let mut j = i + 1 + name.len();
+    if chars.get(j) == Some(&'*') {
+        j += 1;
+    }
+    let mut own = None;
+    while chars.get(j) == Some(&'[') {
+        let end = j + 1 + braced(&chars[j + 1..], '[', ']')?;
+        let arg: Vec<char> = chars[j + 1..end].to_vec();
+        own = own.or_else(|| crate::cite::check::parse_after(&arg).map(|(c, _)| c));
+        j = end + 1;
+    }
+    if chars.get(j) != Some(&'{') {
+        return None;
+    }
+    let end = j + 1 + braced(&chars[j + 1..], '{', '}')?;
+    Some((j + 1, end, end + 1, own))
+}
+
+/// The length of a bracketed argument's text up to its closing bracket,
+/// nested brackets inside.
+fn braced(s: &[char], open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, &c) in s.iter().take(MAX_INLINE).enumerate() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            if depth == 0 {
+                return Some(k);
+            }
+            depth -= 1;
+        }
+    }
+    None
+}
+
+/// A straight double mark at `i` opens a quotation: not after a letter or
+/// digit (`12"` is twelve inches), and a word follows.
+fn opens_double(chars: &[char], i: usize) -> bool {
+    let before = i.checked_sub(1).map(|b| chars[b]);
+    !before.is_some_and(|c| c.is_alphanumeric())
+        && chars.get(i + 1).is_some_and(|c| !c.is_whitespace())
+}
+
+/// The label of a footnote reference right after a quotation (`[^1]`,
+/// after at most a closing punctuation mark or two).
+fn footnote_ref(after: &[char]) -> Option<String> {
+    let skip = after
+        .iter()
+        .take(2)
+        .take_while(|c| matches!(c, '.' | ',' | ';' | ':'))
+        .count();
+    let rest = after.get(skip..)?;
+    if rest.first() != Some(&'[') || rest.get(1) != Some(&'^') {
+        return None;
+    }
+    let len = rest[2..].iter().take(64).position(|&c| c == ']')?;
+    let label: String = rest[2..2 + len].iter().collect();
+    (!label.is_empty() && !label.contains(char::is_whitespace)).then_some(label)
+}
+
+/// A single quotation mark at `i` opens a quotation: not inside a word
+/// ("don't", "'tis" after a letter), and a word follows.
+fn opens_single(chars: &[char], i: usize) -> bool {
+    let before = i.checked_sub(1).map(|b| chars[b]);
+    !before.is_some_and(|c| c.is_alphanumeric())
+        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+}
+
+/// A single quotation mark at `i` closes one: after a word or its
+/// punctuation, with no letter after it ("don’t" goes on).
+fn closes_single(chars: &[char], i: usize) -> bool {
+    !chars[i - 1].is_whitespace() && !chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+}
+
+/// A block quote (its lines), with the citation at its end or on the line
+/// after it; a footnote reference at its end reads the footnote's citation.
+fn push_block(
+    out: &mut Vec<QuoteInput>,
+    block: &[&str],
+    line: usize,
+    next: Option<Citation>,
+    notes: &std::collections::HashMap<String, Citation>,
+) {
+    let joined = block.join(" ");
+    let (mut q, mut own) = crate::cite::check::split_trailing(joined.trim());
+    if own.is_none()
+        && let Some(at) = q.trim_end().rfind("[^")
+    {
+        let tail: Vec<char> = q[at..].trim_end().chars().collect();
+        if let Some(label) = footnote_ref(&tail).filter(|l| tail.len() == l.chars().count() + 3) {
+            own = notes.get(&label).cloned();
+            q.truncate(at);
+        }
+    }
+    let q = q.trim().to_string();
+    if !q.is_empty() {
+        out.push(QuoteInput {
+            quote: q,
+            source: None,
+            line: Some(line),
+            citation: own.or(next),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_and_cjk_quotations_are_checked() {
+        let long = "the keeper wrote in the log every night ".repeat(60);
+        let draft = format!("As he said, “{long}” and\n“灯塔看守人从来没有点亮过灯塔的灯”.");
+        let q = draft_quotes(&draft, 4);
+        assert_eq!(q.check.len(), 2, "{:?}", q.too_short);
+        assert!(q.check[0].quote.len() > 2000);
+        assert_eq!(q.check[1].quote, "灯塔看守人从来没有点亮过灯塔的灯");
+    }
+
+    #[test]
+    fn quotation_marks_of_other_languages_are_read() {
+        let draft = "Il écrit « le gardien allume la lampe chaque soir » puis. \
+                     Er schrieb „der Wärter zündet die Lampe an“ und »der Turm steht noch heute«. \
+                     Pisał „latarnik zapala lampę co wieczór”.";
+        let q: Vec<String> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| q.quote)
+            .collect();
+        assert_eq!(
+            q,
+            [
+                "le gardien allume la lampe chaque soir",
+                "der Wärter zündet die Lampe an",
+                "der Turm steht noch heute",
+                "latarnik zapala lampę co wieczór"
+            ]
+        );
+    }
+
+    /// Single quotation marks, as British drafts use them, are read; an
+    /// apostrophe ("don’t", "keepers’", "'tis") neither opens nor closes
+    /// one. A “ closed by a straight " is read too.
+    #[test]
+    fn single_quotation_marks_are_read_and_apostrophes_are_not() {
+        let draft = "She wrote ‘the keepers don’t leave the rock in winter’ and \
+                     'the lamp was lit at dusk every evening', then the keepers’ wives \
+                     said nothing. ’Tis said “the tower stood for a century\" anyway.";
+        let q: Vec<String> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| q.quote)
+            .collect();
+        assert_eq!(
+            q,
+            [
+                "the keepers don’t leave the rock in winter",
+                "the lamp was lit at dusk every evening",
+                "the tower stood for a century"
+            ]
+        );
+    }
+
+    /// A narrative citation before its quotation cites it ("As @key [p. 9]
+    /// writes, “…”"), and one introducing a block quote cites the block; a
+    /// citation of another sentence, or a line that cites the block above,
+    /// does not.
+    #[test]
+    fn a_citation_before_its_quotation_is_read() {
+        let draft = "As @stevenson [p. 9] writes, “the light was first exhibited in 1811”.\n\
+                     @reid notes that “the keeper trimmed the wick at night” [@smith, p. 4].\n\
+                     We read @hay [p. 2] closely. Then “the boat came round the point” again.\n\
+                     “Q one is a long quotation” [@a, p. 3] and “Q two is another long one”.\n\n\
+                     In @bell [p. 12] the keeper says:\n\n\
+                     > The lamp was lit at dusk.\n\
+                     — [@bell, p. 13]\n\n\
+                     > The relief boat came on Friday.\n";
+        let cited: Vec<(String, Option<String>, Option<String>)> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| {
+                let c = q.citation;
+                (
+                    q.quote,
+                    c.as_ref().and_then(|c| c.key.clone()),
+                    c.and_then(|c| c.page),
+                )
+            })
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            cited,
+            [
+                (
+                    "the light was first exhibited in 1811".into(),
+                    s("stevenson"),
+                    s("9")
+                ),
+                (
+                    "the keeper trimmed the wick at night".into(),
+                    s("smith"),
+                    s("4")
+                ),
+                ("the boat came round the point".into(), None, None),
+                ("Q one is a long quotation".into(), s("a"), s("3")),
+                ("Q two is another long one".into(), None, None),
+                ("The lamp was lit at dusk.".into(), s("bell"), s("13")),
+                ("The relief boat came on Friday.".into(), None, None),
+            ]
+        );
+        let intro = "In @bell [p. 12] the keeper says:\n\n> The lamp was lit at dusk.\n";
+        let q = draft_quotes(intro, 4).check;
+        assert_eq!(q[0].citation.as_ref().and_then(|c| c.page.clone()), s("12"));
+    }
+
+    /// A footnote reference after a quotation (or at a block quote's end)
+    /// cites it with the footnote's citation, in Pandoc's or author-date
+    /// form.
+    #[test]
+    fn a_footnotes_citation_cites_its_quotation() {
+        let draft = "He complained that “the keeper mended the roof with sailcloth.”[^1]\n\
+                     Later the board noted “it was rung by hand every thirty seconds”.[^b]\n\
+                     And “a note with no citation in it at all”[^3] ends it.\n\n\
+                     > The lamp was lit at dusk every day.[^4]\n\n\
+                     [^1]: [@lamp1900, p. 1].\n\
+                     [^b]: See @lamp1900, p. 4.\n\
+                     [^3]: A comment of mine.\n\
+                     [^4]: Smith 2020, 12.\n";
+        let cited: Vec<(Option<String>, Option<String>)> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| {
+                let c = q.citation;
+                (
+                    c.as_ref().and_then(|c| c.key.clone()),
+                    c.and_then(|c| c.page),
+                )
+            })
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            cited,
+            [
+                (s("lamp1900"), s("1")),
+                (s("lamp1900"), s("4")),
+                (None, None),
+                (None, s("12")),
+            ]
+        );
+        let q = draft_quotes(draft, 4).check;
+        assert_eq!(q[3].quote, "The lamp was lit at dusk every day.");
+        assert!(q[3].citation.as_ref().unwrap().text.contains("Smith 2020"));
+    }
+
+    /// A LaTeX draft's quotations are read, with their citations:
+    /// ``…'', \enquote, \textquote with its citation argument, and the
+    /// quote environments.
+    #[test]
+    fn a_latex_drafts_quotations_and_citations_are_read() {
+        let draft = "Smith says ``the keeper did not leave the tower'' \\cite[p.~9]{smith}.\n\
+                     He adds \\enquote{the lamp was never allowed to go dark} \\parencite[see][12]{smith, jones}.\n\
+                     And \\textquote[\\cite[p.~3]{reid}]{the boat came round the point at dawn}.\n\
+                     \\begin{quote}\n\
+                     The relief boat came on Friday with the oil. \\cite[p.~4]{reid}\n\
+                     \\end{quote}\n\
+                     \\begin{displayquote}[\\autocite[7]{hay}]\n\
+                     The wick was trimmed every four hours.\n\
+                     \\end{displayquote}\n";
+        let cited: Vec<(String, Option<String>, Option<String>)> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| {
+                let c = q.citation;
+                (
+                    q.quote,
+                    c.as_ref().and_then(|c| c.key.clone()),
+                    c.and_then(|c| c.page),
+                )
+            })
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            cited,
+            [
+                (
+                    "the keeper did not leave the tower".into(),
+                    s("smith"),
+                    s("9")
+                ),
+                (
+                    "the lamp was never allowed to go dark".into(),
+                    s("smith"),
+                    s("12")
+                ),
+                (
+                    "the boat came round the point at dawn".into(),
+                    s("reid"),
+                    s("3")
+                ),
+                (
+                    "The relief boat came on Friday with the oil.".into(),
+                    s("reid"),
+                    s("4")
+                ),
+                (
+                    "The wick was trimmed every four hours.".into(),
+                    s("hay"),
+                    s("7")
+                ),
+            ]
+        );
+    }
+
+    /// An inch or second sign (`12"`) opens no quotation, and a plural's
+    /// apostrophe inside single marks does not close one.
+    #[test]
+    fn inch_signs_and_plural_apostrophes_leave_quotations_whole() {
+        let draft = "Under its 12\" lens, Smith says \"the keeper left the tower in winter\" and \
+                     \"the lamp was often allowed to go dark\".\n\n\
+                     British style: ‘the keepers’ lamp was often allowed to go dark’, he wrote; \
+                     ‘the ships’ she said.\n";
+        let q: Vec<String> = draft_quotes(draft, 1)
+            .check
+            .into_iter()
+            .map(|q| q.quote)
+            .collect();
+        assert_eq!(
+            q,
+            [
+                "the keeper left the tower in winter",
+                "the lamp was often allowed to go dark",
+                "the keepers’ lamp was often allowed to go dark",
+                "the ships",
+            ]
+        );
+    }
+
+    #[test]
+    fn extracts_quotations_and_block_quotes_from_a_draft() {
+        let draft = "# Chapter\n\nAs Stevenson wrote, “the light was first exhibited\non 1 February 1811” and \"short one\" was not.\n\n> The keeper trimmed the wick\n> every four hours.\n\n```\n> not a quote in code\n```\n";
+        let q = draft_quotes(draft, 4);
+        let texts: Vec<_> = q.check.iter().map(|q| (q.quote.as_str(), q.line)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("the light was first exhibited on 1 February 1811", Some(3)),
+                ("The keeper trimmed the wick every four hours.", Some(6)),
+            ]
+        );
+        let short: Vec<_> = q
+            .too_short
+            .iter()
+            .map(|q| (q.quote.as_str(), q.line))
+            .collect();
+        assert_eq!(short, [("short one", Some(4))]);
+    }
+
+    /// Issue 9, item 13: finding quotations is linear in the draft (a
+    /// quadratic scan of this draft would not finish in any test run).
+    #[test]
+    fn item_13_a_long_draft_is_scanned_once() {
+        let para = "He wrote “the keeper trimmed the wick every night” again.\n";
+        let draft = para.repeat(100_000);
+        let q = draft_quotes(&draft, 4).check;
+        assert_eq!(q.len(), 100_000);
+        assert_eq!(q[0].line, Some(1));
+        assert_eq!(q[99_999].line, Some(100_000));
+    }
+}
