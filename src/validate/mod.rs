@@ -519,9 +519,26 @@ fn validate_in(
             let norm = corpus.norm(i);
             let text: Vec<char> = norm.text.chars().collect();
             let ns = myers::alignment_start(&pattern, &text, d, end);
-            let (start, oend) = norm.original_range(ns, end);
+            let (start0, oend0) = norm.original_range(ns, end);
             // The source's words, whole: never half of one.
-            let (start, oend) = words::widen(chunks[i].text, start, oend);
+            let (start, oend) = words::widen(chunks[i].text, start0, oend0);
+            // Chars the quote leaves off the words it cuts (offsets are in
+            // chars), and those words.
+            let cut = (start0 - start) + (oend - oend0);
+            let whole: String = chunks[i]
+                .text
+                .chars()
+                .skip(start)
+                .take(oend - start)
+                .collect();
+            let cut_words: Vec<&str> = [
+                (start < start0).then(|| whole.split_whitespace().next()),
+                (oend > oend0).then(|| whole.split_whitespace().last()),
+            ]
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect();
             let hit = Hit {
                 chunk: i,
                 start,
@@ -530,15 +547,30 @@ fn validate_in(
                 nend: end,
             };
             let src = chunks[i].source_id;
-            let mut note = format!(
-                "closest passage differs by {d} edit{} over {} chars",
-                if d == 1 { "" } else { "s" },
-                pattern.len()
-            );
+            let mut note = if d == 0 && !cut_words.is_empty() {
+                // Every char is the source's, but a word is cut: "can" of
+                // "cannot", "£12" of "£12,000".
+                format!(
+                    "begins or ends inside a word of the source: {}",
+                    cut_words
+                        .iter()
+                        .map(|w| format!("“{}”", crate::text::sanitize_for_terminal(w, false)))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            } else {
+                format!(
+                    "closest passage differs by {d} edit{} over {} chars",
+                    if d == 1 { "" } else { "s" },
+                    pattern.len()
+                )
+            };
             if src != cited_source_id {
                 note = format!("{note}; {}", wrong_source(src));
             }
-            return Validation::new(Verdict::Fuzzy, sim(d), note).located(chunks, &[hit]);
+            // The chars a cut word leaves off count as edits.
+            let similarity = sim(if d == 0 { cut } else { d });
+            return Validation::new(Verdict::Fuzzy, similarity, note).located(chunks, &[hit]);
         }
     }
     // Pass 2, exact: how close the snippet came to what it cites.

@@ -685,12 +685,18 @@ fn item_1_quotes_cut_inside_a_word_are_not_validated() {
             },
         );
         assert_ne!(v.status, Status::Validated, "{quote:?} → {v:?}");
-        // At best flagged, with the source's whole words.
+        // At best flagged, with the source's whole words, and the note
+        // says which word is cut (not "0 edits"); its similarity counts the
+        // chars left off.
         if let Some(copy) = &v.copy_text {
             assert!(
                 copy.contains(whole),
                 "{quote:?}: copy {copy:?} lacks {whole:?}"
             );
+        }
+        if v.verdict == Verdict::Fuzzy {
+            assert!(v.note.contains("inside a word"), "{quote:?}: {}", v.note);
+            assert!(v.similarity < 1.0, "{quote:?}: {v:?}");
         }
     }
     // The source's own punctuation may end a quote; whole words validate.
