@@ -407,6 +407,70 @@ fn reindex_is_incremental_and_a_crash_before_commit_keeps_the_previous_index() {
     );
 }
 
+/// The files of an index folder: its own and Tantivy's.
+fn index_files(idx: &Path) -> Vec<String> {
+    let mut names: Vec<String> = walkdir::WalkDir::new(idx)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(idx)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| !n.starts_with("logs"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// An update that fails as on a full disk says so, keeps the index in
+/// force, and leaves none of its files behind (they would keep the disk
+/// full); one killed leaves its files, and the next update, even one with
+/// nothing to do, removes them.
+#[test]
+fn a_failed_update_leaves_nothing_behind() {
+    let src = tempfile::tempdir().unwrap();
+    copy_dir(&samples(), src.path());
+    let idx = tempfile::tempdir().unwrap();
+    assert!(index_json(src.path(), idx.path(), &[]).status.success());
+    let clean = index_files(idx.path());
+    let f = src.path().join("keepers/grace-darling.md");
+    let original = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(
+        &f,
+        format!("{original}\n\nA zebrafinch named Quillon watched.\n"),
+    )
+    .unwrap();
+
+    let full = index_json(
+        src.path(),
+        idx.path(),
+        &[("RESEARCH_BOARD_CRASH_AT", "full:before_commit")],
+    );
+    assert!(!full.status.success());
+    let err = String::from_utf8_lossy(&full.stderr);
+    assert!(
+        err.contains("is full") && err.contains("the index is kept"),
+        "{err}"
+    );
+    assert_eq!(index_files(idx.path()), clean);
+
+    let killed = index_json(
+        src.path(),
+        idx.path(),
+        &[("RESEARCH_BOARD_CRASH_AT", "before_commit")],
+    );
+    assert!(!killed.status.success());
+    assert_ne!(index_files(idx.path()), clean, "a killed run leaves files");
+    std::fs::write(&f, &original).unwrap();
+    let r = json(&index_json(src.path(), idx.path(), &[]));
+    assert_eq!(r["up_to_date"], true);
+    assert_eq!(index_files(idx.path()), clean);
+}
+
 #[test]
 fn killing_the_indexer_at_any_moment_leaves_a_usable_index() {
     // A corpus big enough that indexing takes a while in a debug build.
@@ -1214,4 +1278,35 @@ fn another_folders_index_never_answers() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("index of another folder"), "{err}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("green"));
+}
+
+/// `verify --no-update` checks against the index as it is, as `ask
+/// --no-update` answers from it: a file added since is not read.
+#[test]
+fn verify_without_updating_uses_the_index_as_it_is() {
+    let src = tempfile::tempdir().unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("a.md"),
+        "# A\n\nThe keeper trimmed the wick every four hours.\n",
+    )
+    .unwrap();
+    let (s, i) = (src.path().to_str().unwrap(), idx.path().to_str().unwrap());
+    assert!(run(&["index", s, "--index-dir", i]).status.success());
+    std::fs::write(
+        src.path().join("b.md"),
+        "# B\n\nThe relief boat came round the point on Friday.\n",
+    )
+    .unwrap();
+    let draft = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        draft.path(),
+        "He wrote “the relief boat came round the point on Friday”.\n",
+    )
+    .unwrap();
+    let d = draft.path().to_str().unwrap();
+    let stale = run(&["verify", s, "--quotes", d, "--index-dir", i, "--no-update"]);
+    assert_eq!(stale.status.code(), Some(3), "{stale:?}");
+    let fresh = run(&["verify", s, "--quotes", d, "--index-dir", i]);
+    assert_eq!(fresh.status.code(), Some(0), "{fresh:?}");
 }
