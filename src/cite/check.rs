@@ -496,7 +496,11 @@ pub fn parse_before(before: &[char]) -> Option<Citation> {
 pub fn parse_note(note: &str) -> Option<Citation> {
     let note = note.trim();
     let chars: Vec<char> = note.chars().collect();
-    if let Some((c, _)) = parse_after(&chars) {
+    // A bracketed or LaTeX citation; else the note's words are the
+    // citation's inside ("See @key, p. 4.", "Smith 2020, 4.").
+    if note.starts_with(['[', '\\', '('])
+        && let Some((c, _)) = parse_after(&chars)
+    {
         return Some(c);
     }
     let inner = note.trim_end_matches(['.', ' ']);

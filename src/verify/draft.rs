@@ -517,6 +517,15 @@ mod tests {
         );
         let q = draft_quotes(draft, 4).check;
         assert_eq!(q[3].quote, "The lamp was lit at dusk every day.");
+        let bare = draft_quotes(
+            "“it was rung by hand every thirty seconds”[^2]\n\n[^2]: @lamp1900, p. 4.\n",
+            4,
+        );
+        let c = bare.check[0].citation.clone().expect("read");
+        assert_eq!(
+            (c.key.as_deref(), c.page.as_deref()),
+            (Some("lamp1900"), Some("4"))
+        );
         assert!(q[3].citation.as_ref().unwrap().text.contains("Smith 2020"));
     }
 
