@@ -33,6 +33,15 @@ pub struct Chunk {
     pub page: Option<u32>,
 }
 
+/// A chunk of a note shown apart from the text (a Markdown footnote's
+/// definition, `[^1]: …`, chunked alone): no quote runs from it into the
+/// chunks either side.
+pub fn is_note(text: &str) -> bool {
+    text.strip_prefix("[^")
+        .and_then(|t| t.split_once("]:"))
+        .is_some_and(|(label, _)| !label.is_empty() && !label.contains(char::is_whitespace))
+}
+
 impl Chunk {
     /// Where the chars `start..` of this chunk are, for an author: "p. 12"
     /// or "line 412" (or None when the format has neither).
@@ -304,6 +313,12 @@ pub fn chunk_document(
                 b.headings.push((*level, text.clone()));
             }
             BlockKind::Para => b.add_paragraph(block.start, block.end, block.page),
+            // A passage of its own.
+            BlockKind::Note => {
+                b.flush();
+                b.add_paragraph(block.start, block.end, block.page);
+                b.flush();
+            }
             // Apparatus ends the chunk before it and is not indexed.
             BlockKind::Aside => b.flush(),
         }
@@ -361,6 +376,39 @@ mod tests {
                 "offsets of {}",
                 c.id
             );
+        }
+    }
+
+    /// A Markdown footnote's definition is a passage of its own: quoted
+    /// alone it validates, but no quote runs from it into the paragraph
+    /// after it (the page shows the note at its foot), nor into it.
+    #[test]
+    fn a_footnote_is_a_passage_apart() {
+        use crate::validate::{ChunkRef, Status, Validator, adjacency};
+        let src = "# Tower\n\nThe tower was rebuilt in stone[^1] after the fire.\n\n\
+                   [^1]: The stone came from the quarry at Aberdeen, cut by hand over three summers.\n\n\
+                   Afterwards the keepers lived in the new cottages below the rock.\n";
+        let (_, chunks) = chunks_of(src, 200);
+        let notes: Vec<bool> = chunks.iter().map(|c| is_note(&c.text)).collect();
+        assert_eq!(notes, [false, true, false], "{chunks:?}");
+        let refs: Vec<ChunkRef<'_>> = chunks.iter().map(ChunkRef::from).collect();
+        let places: Vec<(&str, usize, usize)> = chunks
+            .iter()
+            .map(|c| (c.source_id.as_str(), c.start, c.end))
+            .collect();
+        let v = Validator::new(&refs).with_adjacency(adjacency(&places, 4));
+        let cfg = Default::default();
+        for (quote, shown) in [
+            ("cut by hand over three summers.", true),
+            ("Afterwards the keepers lived in the new cottages", true),
+            (
+                "cut by hand over three summers. Afterwards the keepers lived",
+                false,
+            ),
+            ("after the fire. The stone came from the quarry", false),
+        ] {
+            let r = v.validate(quote, "notes/a.md", &cfg);
+            assert_eq!(r.status == Status::Validated, shown, "{quote}: {r:?}");
         }
     }
 

@@ -73,6 +73,8 @@ fn flush(out: &mut Extracted, buf: &mut String) {
 enum Step<'a> {
     Visit(ego_tree::NodeRef<'a, Node>),
     Flush,
+    /// The end of a note ([`is_note`]): its closing mark.
+    EndNote,
 }
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
@@ -83,6 +85,11 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
         let child = match step {
             Step::Flush => {
                 flush(out, buf);
+                continue;
+            }
+            Step::EndNote => {
+                flush(out, buf);
+                out.push(BlockKind::Para, "\u{FFFC}", None);
                 continue;
             }
             Step::Visit(n) => n,
@@ -125,6 +132,13 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                             None,
                         );
                     }
+                } else if is_note(el) {
+                    // Shown apart (a pop-up, the end of the book): a mark
+                    // either side, so no quote runs from it into the text.
+                    flush(out, buf);
+                    out.push(BlockKind::Para, "\u{FFFC}", None);
+                    stack.push(Step::EndNote);
+                    stack.extend(child.children().rev().map(Step::Visit));
                 } else if BLOCK.contains(&name) {
                     flush(out, buf);
                     stack.push(Step::Flush);
@@ -308,6 +322,24 @@ fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
         || el.classes().any(|c| hide.contains(c))
 }
 
+/// A footnote or endnote, which a reader shows apart from the text: EPUB's
+/// `epub:type` or ARIA's `role`.
+fn is_note(el: &scraper::node::Element) -> bool {
+    el.attr("epub:type").is_some_and(|t| {
+        t.split_whitespace().any(|w| {
+            matches!(
+                w,
+                "footnote" | "endnote" | "rearnote" | "note" | "footnotes" | "endnotes"
+            )
+        })
+    }) || el.attr("role").is_some_and(|r| {
+        matches!(
+            r,
+            "doc-footnote" | "doc-endnote" | "doc-footnotes" | "doc-endnotes"
+        )
+    })
+}
+
 fn heading_level(name: &str) -> Option<u8> {
     match name {
         "h1" => Some(1),
@@ -431,6 +463,23 @@ mod tests {
         assert_eq!(ex.text, "The keepers were \u{FFFC} paid.");
         let ex = extract("<p>The keepers were <bdo dir=\"ltr\">never</bdo> paid.</p>");
         assert_eq!(ex.text, "The keepers were never paid.");
+    }
+
+    /// A footnote or endnote the reader shows apart stands between marks:
+    /// quoted alone it reads, but no quote runs from it into the text.
+    #[test]
+    fn notes_stand_apart_from_the_text() {
+        let ex = extract(
+            "<p>The tower was rebuilt in stone<a epub:type=\"noteref\" href=\"#n1\">1</a> after the fire.</p>\
+             <aside epub:type=\"footnote\" id=\"n1\"><p>The stone came from Aberdeen.</p></aside>\
+             <p>Afterwards the keepers lived below.</p>\
+             <div role=\"doc-endnote\">An endnote.</div><p>The end.</p>",
+        );
+        assert_eq!(
+            ex.text,
+            "The tower was rebuilt in stone1 after the fire.\n\n\u{FFFC}\n\nThe stone came from Aberdeen.\n\n\
+             \u{FFFC}\n\nAfterwards the keepers lived below.\n\n\u{FFFC}\n\nAn endnote.\n\n\u{FFFC}\n\nThe end."
+        );
     }
 
     /// A class the page's own style sheet hides is hidden (and leaves a

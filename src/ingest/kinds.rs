@@ -128,7 +128,7 @@ pub fn classify(ex: &mut Extracted) {
                     b.kind = BlockKind::Aside;
                 }
             }
-            BlockKind::Para => {
+            BlockKind::Para | BlockKind::Note => {
                 let p = &ex.text[b.start..b.end];
                 if section.is_some() || ends_in_page_ref(p) || is_marker(p) {
                     b.kind = BlockKind::Aside;

@@ -27,7 +27,8 @@ pub fn extract(text: &str) -> Extracted {
     // title and author name the work, and it is not read as text (without
     // the option its lines would read as a heading).
     let options = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
-        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS;
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+        | Options::ENABLE_FOOTNOTES;
     for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
         match event {
             Event::Start(Tag::MetadataBlock(_)) => {
@@ -97,6 +98,25 @@ pub fn extract(text: &str) -> Extracted {
                 if let Some(h) = heading.as_mut() {
                     h.3.push_str(&t);
                 }
+            }
+            // A footnote's definition: shown at the end of the page, a
+            // passage of its own (its paragraphs are not blocks apart).
+            Event::Start(Tag::FootnoteDefinition(_)) => {
+                if para_depth == 0 {
+                    let end = trim_end(text, range.start, range.end);
+                    if end > range.start {
+                        out.blocks.push(Block {
+                            kind: BlockKind::Note,
+                            start: range.start,
+                            end,
+                            page: None,
+                        });
+                    }
+                }
+                para_depth += 1;
+            }
+            Event::End(TagEnd::FootnoteDefinition) => {
+                para_depth = para_depth.saturating_sub(1);
             }
             Event::Start(Tag::Paragraph)
             | Event::Start(Tag::CodeBlock(_))
@@ -369,6 +389,7 @@ mod tests {
                 BlockKind::Heading { level, text } => format!("h{level}:{text}"),
                 BlockKind::Para => format!("p:{}", &src[b.start..b.end]),
                 BlockKind::Aside => "aside".into(),
+                BlockKind::Note => format!("note:{}", &src[b.start..b.end]),
             })
             .collect();
         assert_eq!(

@@ -40,6 +40,10 @@ pub enum BlockKind {
         text: String,
     },
     Para,
+    /// A note shown apart from the text (a Markdown footnote's
+    /// definition): a passage of its own, never read as running on into
+    /// the text either side ([`crate::chunk::is_note`]).
+    Note,
     /// Apparatus (licence boilerplate, contents, markers): kept in the
     /// text, never chunked, searched or quoted ([`kinds`]).
     Aside,
@@ -92,7 +96,7 @@ impl Extracted {
 
     fn has_words(&self) -> bool {
         self.blocks.iter().any(|b| {
-            matches!(b.kind, BlockKind::Para)
+            matches!(b.kind, BlockKind::Para | BlockKind::Note)
                 && self.text[b.start..b.end].chars().any(char::is_alphanumeric)
         })
     }

@@ -327,6 +327,7 @@ mod tests {
                 BlockKind::Heading { level, text } => format!("h{level}:{text}"),
                 BlockKind::Para => format!("p:{}", &ex.text[b.start..b.end]),
                 BlockKind::Aside => "aside".into(),
+                BlockKind::Note => "note".into(),
             })
             .collect()
     }

@@ -311,7 +311,14 @@ impl<'a, 'c> Validator<'a, 'c> {
     /// adjacent chunks is recognised as the contiguous passage it is.
     pub fn with_adjacency(mut self, next: Vec<Option<usize>>) -> Self {
         if next.len() == self.chunks.len() {
-            self.next = next;
+            // A note shown apart (a footnote's definition) never runs on
+            // into the chunk after it, nor that before it into the note.
+            let note = |i: usize| crate::chunk::is_note(self.chunks[i].text);
+            self.next = next
+                .into_iter()
+                .enumerate()
+                .map(|(i, n)| n.filter(|&j| !note(i) && !note(j)))
+                .collect();
         }
         self
     }
