@@ -479,6 +479,13 @@ fn validate_in(
     let fwd = myers::Pattern::new(&pattern);
     let sim = |dist: usize| (1.0 - dist as f32 / pattern.len().max(1) as f32).max(0.0);
 
+    // An author's bracketed insertion ("He [the keeper] wrote", "[sic]"):
+    // never the source's words; without it, where the rest is.
+    if let Some(v) =
+        parts::with_insertions(content, |c| validate_in(corpus, c, cited_source_id, cfg))
+    {
+        return v;
+    }
     // 5. Non-contiguous.
     if let Some(pneedles) = &pneedles
         && let Some((hits, note)) = non_contiguous(corpus, pneedles, &cited, &others)

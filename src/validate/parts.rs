@@ -3,7 +3,7 @@
 //! `non_contiguous` verdict (5) of the module docs of `validate`.
 
 use super::locate::Hit;
-use super::{Normalized, Validator, normalize, word_count};
+use super::{Normalized, Status, Validation, Validator, Verdict, normalize, word_count};
 use crate::text::sentences;
 use std::cell::OnceCell;
 
@@ -235,4 +235,54 @@ fn across_chunks(
             format!("the sentences come from {n} separate passages of the source"),
         )
     })
+}
+
+/// A quote holding bracketed insertions of the author's (`[the keeper]`,
+/// `[sic]`; not an elision `[…]`): judged without them, and never
+/// validated, since those words are not the source's. None when it holds
+/// none, or when without them it is not found either.
+pub(super) fn with_insertions(
+    content: &str,
+    judge: impl Fn(&str) -> Validation,
+) -> Option<Validation> {
+    let mut rest = content;
+    let (mut kept, mut inserted) = (String::new(), Vec::new());
+    while let Some(open) = rest.find('[') {
+        let close = open + rest[open..].find(']')?;
+        let inner = &rest[open + 1..close];
+        if inner.len() > 80 || inner.contains('[') {
+            return None;
+        }
+        if inner.chars().any(char::is_alphanumeric) {
+            kept.push_str(&rest[..open]);
+            inserted.push(&rest[open..=close]);
+        } else {
+            // An elision, `[…]`: the parts either side stay apart.
+            kept.push_str(&rest[..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    kept.push_str(rest);
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    if inserted.is_empty() || !kept.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let mut v = judge(&kept);
+    if v.status == Status::Dropped {
+        return None;
+    }
+    let added: usize = inserted.iter().map(|i| i.chars().count()).sum();
+    v.similarity = (v.similarity - added as f32 / content.chars().count().max(1) as f32).max(0.0);
+    v.verdict = Verdict::Fuzzy;
+    v.status = Verdict::Fuzzy.status();
+    v.note = format!(
+        "holds the author's insertion {}, which the source does not have; without it: {}",
+        inserted
+            .iter()
+            .map(|i| format!("“{i}”"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        v.note
+    );
+    Some(v)
 }

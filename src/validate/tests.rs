@@ -559,11 +559,20 @@ proptest! {
     #[test]
     fn validated_means_normalized_substring(
         text in nasty_text(), other in nasty_text(),
-        a in 0usize..10_000, b in 0usize..10_000, seed in any::<u64>(), kind in 0u8..3,
+        a in 0usize..10_000, b in 0usize..10_000, seed in any::<u64>(), kind in 0u8..4,
     ) {
         let snippet = match kind {
             0 => char_sub(&text, a, b),
             1 => mutate(&char_sub(&text, a, b), seed),
+            // An author's bracketed insertion between two of its words.
+            2 => {
+                let sub = char_sub(&text, a, b);
+                let spaces: Vec<usize> = sub.match_indices(' ').map(|(i, _)| i).collect();
+                match spaces.get(seed as usize % spaces.len().max(1)) {
+                    Some(&at) => format!("{} [the keeper]{}", &sub[..at], &sub[at..]),
+                    None => format!("{sub} [sic]"),
+                }
+            }
             _ => char_sub(&other, a, b),
         };
         let cs = vec![
@@ -1833,4 +1842,41 @@ fn a_quote_from_inside_a_run_shown_as_text_reads_so_at_its_span() {
     );
     assert_eq!(v.status, Status::Validated);
     assert_eq!(v.copy_text.as_deref(), Some("*I *a fine light"));
+}
+
+/// An author's bracketed insertion ("[the keeper]", "[sic]") is never the
+/// source's words: the quote is flagged, its note names the insertion,
+/// and its copy is the source's words without it; an elision `[…]` stays
+/// an elision.
+#[test]
+fn bracketed_insertions_are_named_and_never_validated() {
+    let cs = one(
+        "k#0",
+        "k",
+        "He wrote in his log that the lamp was never allowed to go dark. \
+         The oil was rationed by the spoonful in the winter months.",
+    );
+    for (quote, copy) in [
+        (
+            "He [the keeper] wrote in his log that the lamp was never allowed to go dark.",
+            "He wrote in his log that the lamp was never allowed to go dark.",
+        ),
+        (
+            "the oil was rationed by the spoonful [sic]",
+            "The oil was rationed by the spoonful",
+        ),
+        (
+            "[The keeper] wrote in his log […] the lamp was never allowed to go dark",
+            "wrote in his log … the lamp was never allowed to go dark",
+        ),
+    ] {
+        let v = validate(quote, "k", &cs, &cfg());
+        assert_eq!(v.status, Status::Flagged, "{quote}: {v:?}");
+        assert!(v.note.contains("insertion"), "{quote}: {}", v.note);
+        assert!(v.similarity < 1.0, "{quote}: {v:?}");
+        assert_eq!(v.copy_text.as_deref(), Some(copy), "{quote}: {v:?}");
+    }
+    // Not in the source without it either: not found.
+    let v = validate("[He] burned the log in the winter months", "k", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::NotFound, "{v:?}");
 }
