@@ -481,6 +481,8 @@ pub(super) fn normalize_with(s: &str, markup: bool, literal: &[usize]) -> Normal
                 continue;
             }
             for e in d.to_lowercase() {
+                // Greek final sigma is sigma: "ΟΔΟΣ" lowercases to "οδος".
+                let e = if e == 'ς' { 'σ' } else { e };
                 if e.is_whitespace() {
                     out.ws(i, k);
                 } else {

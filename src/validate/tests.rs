@@ -1880,3 +1880,22 @@ fn bracketed_insertions_are_named_and_never_validated() {
     let v = validate("[He] burned the log in the winter months", "k", &cs, &cfg());
     assert_eq!(v.verdict, Verdict::NotFound, "{v:?}");
 }
+
+/// Greek capitals lowercase with a final sigma at a word's end: "ΟΔΟΣ"
+/// and "οδος" are the same word, as are "Σ" and "σ" inside one.
+#[test]
+fn greek_final_sigma_is_sigma() {
+    let cs = one("g#0", "g", "Η ΟΔΟΣ ΠΡΟΣ ΤΟΝ ΦΑΡΟ ήταν στενή.");
+    for quote in ["Η οδος προς τον φαρο", "Η ΟΔΟΣ ΠΡΟΣ ΤΟΝ ΦΑΡΟ"] {
+        let v = validate(
+            quote,
+            "g",
+            &cs,
+            &ValidateConfig {
+                min_words: 1,
+                ..cfg()
+            },
+        );
+        assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
+    }
+}

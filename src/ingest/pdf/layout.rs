@@ -121,8 +121,6 @@ impl OutputDev for Recorder {
         font_size: f64,
         char: &str,
     ) -> Result<(), OutputError> {
-        self.plain
-            .output_character(trm, width, spacing, font_size, char)?;
         // Position and size as PlainTextOutput reckons them (its y axis
         // flipped: from the top of the page down).
         let (x, y) = (trm.m31, self.height - trm.m32);
@@ -131,11 +129,18 @@ impl OutputDev for Recorder {
             font_size * (trm.m12 + trm.m22),
         );
         let size = (vx * vy).abs().sqrt();
+        // Text set smaller than half a point no reader can see (a way
+        // to plant words in a file): not read.
+        if size.is_finite() && size > 0.0 && size < 0.5 {
+            return Ok(());
+        }
         let size = if size.is_finite() && size > 0.0 {
             size
         } else {
             1.0
         };
+        self.plain
+            .output_character(trm, width, spacing, font_size, char)?;
         let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
         if !x.is_finite() || !y.is_finite() {
             return Ok(());

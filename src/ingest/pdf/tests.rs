@@ -319,6 +319,24 @@ fn garbage_is_an_error() {
 /// Helvetica, `(false, line)` in a UTF-16 font pdf-extract gives up on
 /// (it panics) whose strings are the text.
 fn book(pages: &[(bool, &str)]) -> Vec<u8> {
+    let pages: Vec<(bool, String)> = pages
+        .iter()
+        .map(|&(plain, line)| {
+            let shown = if plain {
+                format!("({line})")
+            } else {
+                let hex: String = line.encode_utf16().map(|u| format!("{u:04X}")).collect();
+                format!("<{hex}>")
+            };
+            (plain, format!("BT /F1 12 Tf 72 700 Td {shown} Tj ET"))
+        })
+        .collect();
+    drawn(&pages)
+}
+
+/// A document of pages drawn by these content streams, each with `/F1` in
+/// Helvetica (true) or in the UTF-16 font (false).
+fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
@@ -338,15 +356,9 @@ fn book(pages: &[(bool, &str)]) -> Vec<u8> {
     });
     let kids: Vec<Object> = pages
         .iter()
-        .map(|&(plain, line)| {
-            let (font, shown) = if plain {
-                (helvetica, format!("({line})"))
-            } else {
-                let hex: String = line.encode_utf16().map(|u| format!("{u:04X}")).collect();
-                (ucs2, format!("<{hex}>"))
-            };
-            let ops = format!("BT /F1 12 Tf 72 700 Td {shown} Tj ET");
-            let content = doc.add_object(Stream::new(dictionary! {}, ops.into_bytes()));
+        .map(|(plain, ops)| {
+            let font = if *plain { helvetica } else { ucs2 };
+            let content = doc.add_object(Stream::new(dictionary! {}, ops.clone().into_bytes()));
             doc.add_object(dictionary! {
                 "Type" => "Page",
                 "Parent" => pages_id,
@@ -453,4 +465,17 @@ fn a_sentence_going_on_over_the_page_is_no_heading() {
         "{}",
         ex.text
     );
+}
+
+/// Text set too small to see (a way to plant words in a file) is not
+/// read; small print is.
+#[test]
+fn text_too_small_to_see_is_not_read() {
+    let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
+               BT /F1 0.2 Tf 72 650 Td (The keeper never lit it.) Tj ET \
+               BT /F1 5 Tf 72 600 Td (Small print at the foot.) Tj ET";
+    let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
+    assert!(ex.text.contains("The keeper lit the lamp."), "{}", ex.text);
+    assert!(ex.text.contains("Small print at the foot."), "{}", ex.text);
+    assert!(!ex.text.contains("never"), "{}", ex.text);
 }
