@@ -34,6 +34,11 @@ pub struct Hit {
     pub vector: Option<Vec<f32>>,
 }
 
+/// BM25 hits fetched past `k`, to break ties at the cut by chunk id; at
+/// most this many in all.
+const TIE_MARGIN: usize = 32;
+const TIE_MAX: usize = 4_096;
+
 impl Index {
     /// Has the file of `source_id` changed (its size or modification
     /// time) or gone since this index read it? Then the index's text of it
@@ -199,6 +204,7 @@ impl Index {
     }
 
     /// BM25 over heading chain + title + text, lenient about what users type.
+    /// The best `k`, equal scores in chunk id order.
     pub fn bm25(&self, query: &str, k: usize) -> Result<Vec<Hit>> {
         if query.trim().is_empty() || k == 0 {
             return Ok(Vec::new());
@@ -209,12 +215,28 @@ impl Index {
         let (q, _errors) = qp.parse_query_lenient(query);
         // Scored on the documents in force (a deleted one still counts in
         // Tantivy's own statistics until its segment is merged away).
-        let top = searcher.search_with_statistics_provider(
-            &q,
-            &TopDocs::with_limit(k).order_by_score(),
-            &self.live(&searcher),
-        )?;
-        top.into_iter()
+        // Equal scores are ordered by chunk id, not by where Tantivy's
+        // indexing threads put the chunks (which differs from one build of
+        // the same folder to the next): more are fetched until the cut
+        // falls between two scores, so that a tie there is broken the same
+        // way too.
+        let mut limit = k + TIE_MARGIN;
+        let top = loop {
+            let top = searcher.search_with_statistics_provider(
+                &q,
+                &TopDocs::with_limit(limit).order_by_score(),
+                &self.live(&searcher),
+            )?;
+            if top.len() < limit || top[k - 1].0 > top[limit - 1].0 || limit >= TIE_MAX {
+                break top;
+            }
+            limit *= 4;
+        };
+        // Past the tie at the cut, nothing is needed.
+        let cut = top.get(k - 1).map_or(f32::MIN, |t| t.0);
+        let mut hits = top
+            .into_iter()
+            .take_while(|(score, _)| *score >= cut)
             .map(|(score, addr)| {
                 let (chunk, vector) = self.load(&searcher, addr)?;
                 Ok(Hit {
@@ -223,7 +245,14 @@ impl Index {
                     vector,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<Hit>>>()?;
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+        });
+        hits.truncate(k);
+        Ok(hits)
     }
 
     /// Nearest chunks by vector: (chunk id, cosine similarity), exploring

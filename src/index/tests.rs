@@ -520,3 +520,40 @@ fn files_a_killed_commit_left_do_not_stop_the_next_update() {
     let r = reindex(src.path(), idx.path(), e.as_ref()).unwrap();
     assert_eq!(r.files_removed, 1);
 }
+
+/// Chunks with equal BM25 scores come in chunk id order, whatever
+/// segment each landed in (which differs from one build of a folder to
+/// the next), also at the cut: results do not change when an index is
+/// rebuilt.
+#[test]
+fn equal_scores_are_ordered_by_chunk_id() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    let e = builtin();
+    let write = |range: std::ops::Range<usize>| {
+        for i in range {
+            std::fs::write(
+                src.join(format!("f{i:02}.md")),
+                "# Note\n\nThe keeper rang the fog bell.\n",
+            )
+            .unwrap();
+        }
+    };
+    // The later names first: they sit in the earlier segment.
+    write(30..60);
+    reindex(&src, &idx, e.as_ref()).unwrap();
+    write(0..30);
+    reindex(&src, &idx, e.as_ref()).unwrap();
+    let index = Index::open(&idx).unwrap();
+    let ids: Vec<String> = index
+        .bm25("fog bell", 5)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.chunk.id)
+        .collect();
+    assert_eq!(
+        ids,
+        ["f00.md#0", "f01.md#0", "f02.md#0", "f03.md#0", "f04.md#0"]
+    );
+}
