@@ -137,6 +137,32 @@ fn symbol(font: Option<String>, code: Option<String>) -> char {
     }
 }
 
+/// A `Requires` list of namespace prefixes Word knows (the drawing,
+/// text box, ink and later WordprocessingML extensions): its branch is
+/// the one Word shows.
+fn known(requires: &str) -> bool {
+    requires.split_whitespace().all(|p| {
+        matches!(
+            p,
+            "wps"
+                | "wpg"
+                | "wpc"
+                | "wpi"
+                | "wp14"
+                | "a14"
+                | "w14"
+                | "w15"
+                | "v"
+                | "o"
+                | "m"
+                | "aink"
+                | "am3d"
+        ) || p.starts_with("w16")
+            || p.starts_with("cx")
+            || p.starts_with("c1")
+    })
+}
+
 fn style_level(style: &str) -> Option<u8> {
     let s = style.to_ascii_lowercase().replace(' ', "");
     if s == "title" {
@@ -172,6 +198,10 @@ fn parse_document(
     // Table rows being read: a row is one passage, its cells apart
     // ("1811 | Reid"), as for HTML; and whether a new cell has begun.
     let mut rows: Vec<(String, bool)> = Vec::new();
+    // Markup compatibility: for each open `mc:AlternateContent`, whether
+    // a branch has been taken; for each open branch, whether it is skipped.
+    let mut alternates: Vec<bool> = Vec::new();
+    let mut skipped: Vec<bool> = Vec::new();
     loop {
         let ev = r
             .read_event()
@@ -188,7 +218,24 @@ fn parse_document(
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
                 // does not show beside its `mc:Choice`.
-                b"del" | b"moveFrom" | b"Fallback" => deleted += 1,
+                b"del" | b"moveFrom" => deleted += 1,
+                // Markup compatibility: Word shows the first `mc:Choice`
+                // whose `Requires` it knows, else the `mc:Fallback`.
+                b"AlternateContent" => alternates.push(false),
+                b"Choice" | b"Fallback" => {
+                    let shown = match alternates.last_mut() {
+                        Some(taken) if !*taken => {
+                            let choice = e.local_name().as_ref() == b"Choice";
+                            *taken = !choice || attr(e, b"Requires").is_some_and(|r| known(&r));
+                            *taken
+                        }
+                        _ => false,
+                    };
+                    skipped.push(!shown);
+                    if !shown {
+                        deleted += 1;
+                    }
+                }
                 b"r" => (hidden, raised) = (para_hidden, None),
                 b"tr" => rows.push((String::new(), false)),
                 b"tc" => {
@@ -271,7 +318,13 @@ fn parse_document(
             }
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
-                b"del" | b"moveFrom" | b"Fallback" => deleted = deleted.saturating_sub(1),
+                b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
+                b"AlternateContent" => {
+                    alternates.pop();
+                }
+                b"Choice" | b"Fallback" if skipped.pop() == Some(true) => {
+                    deleted = deleted.saturating_sub(1);
+                }
                 b"rPrChange" => old_format = old_format.saturating_sub(1),
                 b"tr" => {
                     if let Some((row, _)) = rows.pop()
@@ -493,6 +546,42 @@ pub(crate) mod tests {
             ex.text
         );
         assert!(ex.text.contains("After it."), "{}", ex.text);
+    }
+
+    /// Word shows the first `mc:Choice` whose `Requires` it knows, else the
+    /// `mc:Fallback`: a choice requiring what Word does not know is not
+    /// the text on the page.
+    #[test]
+    fn the_alternate_word_shows_is_read() {
+        let para = |t: &str| format!("<w:p><w:r><w:t>{t}</w:t></w:r></w:p>");
+        let alt = |req: &str, choice: &str, fallback: &str| {
+            format!(
+                r#"<w:p><w:r><mc:AlternateContent><mc:Choice Requires="{req}">{}</mc:Choice><mc:Fallback>{}</mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
+                para(choice),
+                para(fallback)
+            )
+        };
+        let body = format!(
+            "{}{}{}",
+            alt(
+                "xyz",
+                "The assistant was dismissed for theft.",
+                "The assistant retired with honour."
+            ),
+            alt("wps", "The tower was lit.", "The tower was dark."),
+            alt("wps xyz", "The boat sank.", "The boat came in."),
+        );
+        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+        for shown in [
+            "retired with honour",
+            "The tower was lit.",
+            "The boat came in.",
+        ] {
+            assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
+        }
+        for hidden in ["dismissed", "was dark", "sank"] {
+            assert!(!ex.text.contains(hidden), "{hidden}: {}", ex.text);
+        }
     }
 
     #[test]
