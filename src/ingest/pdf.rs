@@ -11,6 +11,7 @@ use lopdf::{Dictionary, Document, Object};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
 mod hyphen;
+mod layers;
 mod layout;
 #[cfg(test)]
 mod reading_order_tests;
@@ -129,6 +130,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
         doc.decrypt("")
             .map_err(|e| format!("malformed PDF: encrypted ({e})"))?;
     }
+    layers::hide_off_layers(&mut doc);
     let (mut pages, display_title) = read_pages(&doc);
     strip_running_lines(&mut pages);
     hyphen::join_across_pages(&mut pages);
