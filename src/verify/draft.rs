@@ -198,7 +198,8 @@ fn latex_blocks(all: &[&str], out: &mut Vec<QuoteInput>) -> Vec<bool> {
 /// on, and a citation written inside its markup (LaTeX's `\textquote[\cite
 /// {key}]{…}`).
 ///
-/// English, French («…»), German („…“, »…«) and Polish („…”) marks;
+/// English, French («…», ‹…›), German („…“, »…«), Polish („…”) and
+/// Chinese and Japanese (「…」, 『…』) marks;
 /// single marks (‘…’, '…') where they are no apostrophe; a straight double
 /// mark that is no inch or second sign (`12"`); and LaTeX's ``…'',
 /// `\enquote{…}` and `\textquote{…}`.
@@ -216,6 +217,9 @@ fn quotation_at(chars: &[char], i: usize) -> Option<(usize, usize, usize, Option
         '"' if opens_double(chars, i) => &['"'],
         '＂' => &['＂'],
         '«' => &['»'],
+        '‹' => &['›'],
+        '「' => &['」'],
+        '『' => &['』'],
         '„' => &['“', '”'],
         '»' => &['«'],
         '‘' | '\'' if opens_single(chars, i) => &['’', '\''],
@@ -389,7 +393,9 @@ mod tests {
     fn quotation_marks_of_other_languages_are_read() {
         let draft = "Il écrit « le gardien allume la lampe chaque soir » puis. \
                      Er schrieb „der Wärter zündet die Lampe an“ und »der Turm steht noch heute«. \
-                     Pisał „latarnik zapala lampę co wieczór”.";
+                     Pisał „latarnik zapala lampę co wieczór”. \
+                     Il dit ‹ la tour tient toujours debout ›. \
+                     彼は「灯台守は毎晩ランプを灯した」と書き、『灯台は今も立っている』と続けた。";
         let q: Vec<String> = draft_quotes(draft, 4)
             .check
             .into_iter()
@@ -401,7 +407,10 @@ mod tests {
                 "le gardien allume la lampe chaque soir",
                 "der Wärter zündet die Lampe an",
                 "der Turm steht noch heute",
-                "latarnik zapala lampę co wieczór"
+                "latarnik zapala lampę co wieczór",
+                "la tour tient toujours debout",
+                "灯台守は毎晩ランプを灯した",
+                "灯台は今も立っている",
             ]
         );
     }
