@@ -579,6 +579,14 @@ fn validate_in(
                     pattern.len()
                 )
             };
+            // Differences no one sees in print: name them.
+            let shown = |what: &str, s: &str| {
+                let hidden = crate::text::invisible_chars(s);
+                (!hidden.is_empty())
+                    .then(|| format!("; {what} invisible characters: {}", hidden.join(", ")))
+            };
+            note.extend(shown("the quote has", content));
+            note.extend(shown("the source has", &whole));
             if src != cited_source_id {
                 note = format!("{note}; {}", wrong_source(src));
             }

@@ -1899,3 +1899,45 @@ fn greek_final_sigma_is_sigma() {
         assert_eq!(v.status, Status::Validated, "{quote}: {v:?}");
     }
 }
+
+/// A difference no one sees in print (a bidi override in the source, a
+/// backspace in the quote) is named in the note of a flagged quote.
+#[test]
+fn invisible_differences_are_named() {
+    let cs = one(
+        "k#0",
+        "k",
+        "The keeper wrote the sum \u{202E}0021\u{202C} pounds in the ledger.",
+    );
+    let v = validate(
+        "The keeper wrote the sum 0021 pounds in the ledger",
+        "k",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Fuzzy, "{v:?}");
+    assert!(
+        v.note
+            .contains("the source has invisible characters: U+202E, U+202C"),
+        "{}",
+        v.note
+    );
+    let cs = one(
+        "t#0",
+        "t",
+        "The keeper used tabs and carriage returns and lamps.",
+    );
+    let v = validate(
+        "The keeper used tabs and\u{8} carriage returns and lamps",
+        "t",
+        &cs,
+        &cfg(),
+    );
+    assert_eq!(v.verdict, Verdict::Fuzzy, "{v:?}");
+    assert!(
+        v.note
+            .contains("the quote has invisible characters: U+0008"),
+        "{}",
+        v.note
+    );
+}
