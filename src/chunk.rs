@@ -33,6 +33,22 @@ pub struct Chunk {
     pub page: Option<u32>,
 }
 
+/// Where a quote is whose spans lie in `chunks` (in the quote's order):
+/// "pp. 2–3" when it runs over a page break of its source, else the first
+/// chunk's place of `start` ("p. 2", "line 412").
+pub fn place_of_spans(chunks: &[&Chunk], start: usize) -> Option<String> {
+    let first = chunks.first()?;
+    let pages: Vec<u32> = chunks
+        .iter()
+        .filter(|c| c.source_id == first.source_id)
+        .filter_map(|c| c.page)
+        .collect();
+    match (pages.iter().min(), pages.iter().max()) {
+        (Some(a), Some(b)) if a != b => Some(format!("pp. {a}–{b}")),
+        _ => first.place_of(start),
+    }
+}
+
 /// A chunk of a note shown apart from the text (a Markdown footnote's
 /// definition, `[^1]: …`, chunked alone): no quote runs from it into the
 /// chunks either side.
@@ -410,6 +426,35 @@ mod tests {
             let r = v.validate(quote, "notes/a.md", &cfg);
             assert_eq!(r.status == Status::Validated, shown, "{quote}: {r:?}");
         }
+    }
+
+    /// A quote over a page break is placed on both pages; one on a page,
+    /// or in a text file, as before.
+    #[test]
+    fn a_quote_over_a_page_break_is_placed_on_both_pages() {
+        let chunk = |id: &str, page: Option<u32>, line: Option<u32>| Chunk {
+            id: id.into(),
+            source_id: id.split('#').next().unwrap().into(),
+            source_title: String::new(),
+            location: String::new(),
+            text: "The keeper\nlit the lamp.".into(),
+            start: 0,
+            end: 24,
+            ordinal: 0,
+            tokens: 5,
+            line,
+            page,
+        };
+        let (a, b, c) = (
+            chunk("p.pdf#3", Some(2), None),
+            chunk("p.pdf#4", Some(3), None),
+            chunk("q.pdf#0", Some(9), None),
+        );
+        assert_eq!(place_of_spans(&[&a, &b], 0).as_deref(), Some("pp. 2–3"));
+        assert_eq!(place_of_spans(&[&a], 0).as_deref(), Some("p. 2"));
+        assert_eq!(place_of_spans(&[&a, &c], 0).as_deref(), Some("p. 2"));
+        let t = chunk("t.md#0", None, Some(7));
+        assert_eq!(place_of_spans(&[&t], 11).as_deref(), Some("line 8"));
     }
 
     #[test]

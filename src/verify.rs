@@ -319,7 +319,18 @@ pub fn verify_with(
             source_id: found.map(|c| c.source_id.clone()),
             source_title: found.map(|c| c.source_title.clone()),
             location: found.map(|c| c.location.clone()),
-            place: found.and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
+            place: {
+                // A quote in pieces is placed by its first; one running
+                // over a page break by both pages.
+                let start = v.spans.first().map_or(0, |sp| sp.start);
+                if v.verdict == Verdict::NonContiguous {
+                    found.and_then(|c| c.place_of(start))
+                } else {
+                    let cs: Vec<&crate::chunk::Chunk> =
+                        v.spans.iter().filter_map(chunk_of).collect();
+                    crate::chunk::place_of_spans(&cs, start)
+                }
+            },
             piece_places: if v.verdict == Verdict::NonContiguous && v.spans.len() > 1 {
                 v.spans
                     .iter()

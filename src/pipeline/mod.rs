@@ -609,9 +609,20 @@ fn validate_snippets(
             source_id: s.source_id.clone(),
             model_source_title: differs(&s.source_title, &title),
             model_source_location: differs(&s.source_location, &location),
-            place: located
-                .as_ref()
-                .and_then(|c| c.place_of(v.spans.first().map_or(0, |sp| sp.start))),
+            place: located.as_ref().and_then(|c| {
+                let start = v.spans.first().map_or(0, |sp| sp.start);
+                // One running over a page break: both pages.
+                let next: Vec<&Chunk> = v
+                    .spans
+                    .iter()
+                    .skip(1)
+                    .filter(|_| v.verdict != Verdict::NonContiguous)
+                    .filter_map(|sp| pool.iter().find(|p| p.chunk.id == sp.chunk_id))
+                    .map(|p| &p.chunk)
+                    .collect();
+                let all: Vec<&Chunk> = std::iter::once(c).chain(next).collect();
+                crate::chunk::place_of_spans(&all, start)
+            }),
             source_title: title,
             location,
             relevance: s.relevance,
