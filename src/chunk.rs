@@ -330,9 +330,21 @@ pub fn chunk_document(
             }
             BlockKind::Para => b.add_paragraph(block.start, block.end, block.page),
             // A passage of its own.
+            // A passage of its own, whole up to the hard bound (only its
+            // first passage starts with its label, which marks it apart).
             BlockKind::Note => {
                 b.flush();
-                b.add_paragraph(block.start, block.end, block.page);
+                let tokens = count_tokens(&ex.text[block.start..block.end]);
+                if tokens <= cfg.hard_max_tokens {
+                    b.add(Piece {
+                        start: block.start,
+                        end: block.end,
+                        tokens,
+                        page: block.page,
+                    });
+                } else {
+                    b.add_paragraph(block.start, block.end, block.page);
+                }
                 b.flush();
             }
             // Apparatus ends the chunk before it and is not indexed.
@@ -426,6 +438,15 @@ mod tests {
             let r = v.validate(quote, "notes/a.md", &cfg);
             assert_eq!(r.status == Status::Validated, shown, "{quote}: {r:?}");
         }
+        // A note longer than a passage is still one passage apart.
+        let long = format!(
+            "# Tower\n\nRebuilt[^1].\n\n[^1]: {}cut by hand over three summers.\n\n\
+             Afterwards the keepers lived below the rock.\n",
+            "The stone came from the quarry at Aberdeen. ".repeat(30)
+        );
+        let (_, chunks) = chunks_of(&long, 200);
+        let notes: Vec<bool> = chunks.iter().map(|c| is_note(&c.text)).collect();
+        assert_eq!(notes, [false, true, false], "{chunks:?}");
     }
 
     /// A quote over a page break is placed on both pages; one on a page,

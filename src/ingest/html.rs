@@ -210,7 +210,7 @@ fn hidden_classes(doc: &Html) -> Hide {
             let Some((selectors, body)) = rule.split_once('{') else {
                 continue;
             };
-            if !hides(body) {
+            if !super::css::hides(body) {
                 continue;
             }
             for s in selectors.split(',') {
@@ -231,79 +231,6 @@ fn hidden_classes(doc: &Html) -> Hide {
     hide
 }
 
-/// Do CSS declarations hide what they style? Comments are not
-/// declarations (`/* visibility: hidden */`, as Project Gutenberg's style
-/// sheets leave it for page numbers).
-pub(super) fn hides(declarations: &str) -> bool {
-    let mut d = String::new();
-    let mut rest = declarations;
-    while let Some(at) = rest.find("/*") {
-        d.push_str(&rest[..at]);
-        rest = rest[at + 2..]
-            .split_once("*/")
-            .map_or("", |(_, after)| after);
-    }
-    d.push_str(rest);
-    let d: String = d
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    // A length or number and its unit: "0", "-9999px", "0.0em", "50%".
-    fn length(v: &str) -> Option<(f64, &str)> {
-        let n = v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
-        n.parse::<f64>().ok().map(|x| (x, &v[n.len()..]))
-    }
-    let zero = |v: &str| length(v).is_some_and(|(x, _)| x == 0.0);
-    // Far off the page: the "visually hidden" idiom of -9999px.
-    let far_off = |v: &str| {
-        length(v).is_some_and(|(x, unit)| match unit {
-            "" | "px" | "pt" => x <= -999.0,
-            "em" | "rem" | "ch" => x <= -99.0,
-            _ => false,
-        })
-    };
-    // Every number in a function's arguments at most `most`: `rect(0 0 0
-    // 0)`, `rect(1px, 1px, 1px, 1px)`, `scale(0)`.
-    let args_at_most = |v: &str, f: &str, most: f64| {
-        v.strip_prefix(f)
-            .and_then(|a| a.strip_prefix('('))
-            .and_then(|a| a.strip_suffix(')'))
-            .is_some_and(|a| {
-                a.split([',', ' '])
-                    .filter(|n| !n.is_empty())
-                    .all(|n| length(n).is_some_and(|(x, _)| x.abs() <= most))
-            })
-    };
-    let decls: Vec<(&str, &str)> = d
-        .split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .map(|(prop, value)| (prop, value.trim_end_matches("!important")))
-        .collect();
-    let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
-    let tiny = |v: &str| length(v).is_some_and(|(x, _)| x <= 1.0);
-    decls.iter().any(|&(prop, value)| match prop {
-        "display" => value == "none",
-        "visibility" => value == "hidden",
-        "opacity" | "font-size" => zero(value),
-        "color" => value == "transparent",
-        "left" | "top" | "right" | "text-indent" | "margin-left" | "margin-top" => {
-            far_off(value)
-        }
-        "clip" => args_at_most(value, "rect", 1.0),
-        "clip-path" => value.strip_prefix("inset(").is_some_and(|a| {
-            length(a.trim_end_matches(')')).is_some_and(|(x, unit)| unit == "%" && x >= 50.0)
-        }),
-        "transform" => args_at_most(value, "scale", 0.0),
-        _ => false,
-    }) || (has("overflow", &|v| v == "hidden")
-        && (has("width", &tiny) || has("height", &tiny)))
-        // Characters drawn in the other order: the page does not show the
-        // text as written.
-        || (has("unicode-bidi", &|v| v.starts_with("bidi-override"))
-            && has("direction", &|v| v == "rtl"))
-}
-
 /// An element the page does not show as written: `hidden`, styled
 /// `display: none`, `visibility: hidden`, `opacity: 0`, `font-size: 0`,
 /// transparent, moved far off the page, clipped or squeezed to a pixel,
@@ -318,7 +245,7 @@ fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
                 .attr("dir")
                 .is_some_and(|d| d.eq_ignore_ascii_case("rtl")))
         || (el.name() == "dialog" && el.attr("open").is_none())
-        || el.attr("style").is_some_and(hides)
+        || el.attr("style").is_some_and(super::css::hides)
         || el.classes().any(|c| hide.contains(c))
 }
 

@@ -221,14 +221,19 @@ fn hiding_element(block: &str) -> Option<String> {
         } else {
             v.split_whitespace().next().unwrap_or("")
         };
-        super::html::hides(v)
+        super::css::hides(v)
     });
-    (flag || style).then_some(name)
+    (flag || style || name == "template").then_some(name)
 }
 
-/// The nesting depth of `tag` elements after `block`, from `depth` before it.
+/// The nesting depth of `tag` elements after `block`, from `depth` before
+/// it; tags inside comments do not count.
 fn nesting(block: &str, tag: &str, depth: usize) -> usize {
-    let b = block.to_ascii_lowercase();
+    let mut b = block.to_ascii_lowercase();
+    while let Some(open) = b.find("<!--") {
+        let end = b[open..].find("-->").map_or(b.len(), |e| open + e + 3);
+        b.replace_range(open..end, "");
+    }
     let count = |pat: &str| {
         b.match_indices(pat)
             .filter(|(i, _)| !b[i + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
@@ -237,11 +242,14 @@ fn nesting(block: &str, tag: &str, depth: usize) -> usize {
     (depth + count(&format!("<{tag}"))).saturating_sub(count(&format!("</{tag}")))
 }
 
-/// An HTML block the page does not show: a comment, a `<script>` or a
-/// `<style>` element.
+/// An HTML block the page does not show: a comment, a `<script>`, a
+/// `<style>` or a `<template>` element.
 fn unseen_block(block: &str) -> bool {
     let b = block.trim_start().to_ascii_lowercase();
-    b.starts_with("<!--") || b.starts_with("<script") || b.starts_with("<style")
+    b.starts_with("<!--")
+        || b.starts_with("<script")
+        || b.starts_with("<style")
+        || b.starts_with("<template")
 }
 
 #[cfg(test)]
@@ -319,10 +327,22 @@ mod tests {
         let src = "Before.\n\n<div style=\"display:none\">\n\nThe cook was never allowed ashore.\n\n\
                    <div>\n\nNested and never seen.\n\n</div>\n\n</div>\n\nBetween.\n\n<div hidden>\n\n\
                    The keeper was never sober.\n\n</div>\n\n<div class=\"note\">\n\nShown in a div.\n\n</div>\n\n\
+                   <div hidden>\n\nDraft one.\n\n<!-- old layout: </div> -->\n\nNever sober.\n\n</div>\n\n\
+                   <template>\n\nA template.\n\n</template>\n\n\
+                   <div style=\"max-height:0; overflow:hidden\">\n\nSqueezed.\n\n</div>\n\n\
                    <details hidden=\"\">\n\nHidden to the end.\n";
         let ex = extract(src);
         assert_eq!(ex.text.len(), src.len());
-        for gone in ["cook", "Nested", "sober", "to the end"] {
+        for gone in [
+            "cook",
+            "Nested",
+            "sober",
+            "to the end",
+            "Draft one",
+            "Never sober",
+            "template",
+            "Squeezed",
+        ] {
             assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
         }
         for kept in ["Before.", "Between.", "Shown in a div."] {

@@ -9,6 +9,7 @@
 pub mod decode;
 #[cfg(test)]
 pub(crate) use pdf::roman as roman_numeral;
+mod css;
 mod docx;
 mod epub;
 mod html;

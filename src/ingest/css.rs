@@ -1,0 +1,215 @@
+//! Does a style hide what it styles? The CSS declarations (an inline
+//! `style`, or a class rule of the page's own style sheet) by which pages
+//! hide text: not displayed, invisible, transparent, too small to see,
+//! moved far off the page, clipped, squeezed or scaled to nothing, or
+//! drawn right to left so that the page does not show it as written.
+//! Comments are not declarations (`/* visibility: hidden */`, as Project
+//! Gutenberg's style sheets leave it for page numbers).
+
+pub(super) fn hides(declarations: &str) -> bool {
+    let d = tidy(&without_comments(declarations));
+    let decls: Vec<(&str, &str)> = d
+        .split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .map(|(prop, value)| (prop.trim(), value.trim_end_matches("!important").trim()))
+        .collect();
+    let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
+    let squeezed = has("overflow", &|v| matches!(v, "hidden" | "clip"))
+        && ["width", "height", "max-width", "max-height"]
+            .iter()
+            .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
+    let reversed = has("unicode-bidi", &|v| v.starts_with("bidi-override"))
+        && has("direction", &|v| v == "rtl");
+    squeezed
+        || reversed
+        || decls.iter().any(|&(prop, value)| match prop {
+            "display" => value == "none",
+            "visibility" => matches!(value, "hidden" | "collapse"),
+            "opacity" => zero(value),
+            "font-size" => too_small(value),
+            "color" => transparent(value),
+            "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
+                far_off(value)
+            }
+            "clip" => calls(value).iter().any(|(f, args)| {
+                *f == "rect"
+                    && args
+                        .iter()
+                        .all(|a| length(a).is_some_and(|(x, _)| x.abs() <= 1.0))
+            }),
+            "clip-path" => calls(value).iter().any(|(f, args)| match *f {
+                "inset" => args
+                    .first()
+                    .and_then(|a| length(a))
+                    .is_some_and(|(x, unit)| unit == "%" && x >= 50.0),
+                "circle" | "ellipse" => args.first().is_some_and(|a| zero(a)),
+                _ => false,
+            }),
+            "transform" => calls(value).iter().any(|(f, args)| {
+                (f.starts_with("scale") && args.iter().any(|a| zero(a)))
+                    || (f.starts_with("translate") && args.iter().any(|a| far_off(a)))
+            }),
+            "filter" => calls(value)
+                .iter()
+                .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| zero(a))),
+            _ => false,
+        })
+}
+
+fn without_comments(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find("/*") {
+        out.push_str(&rest[..at]);
+        rest = rest[at + 2..]
+            .split_once("*/")
+            .map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Lowercase, runs of whitespace as one space, none around punctuation:
+/// `rgba( 0, 0 ,0,0 )` reads `rgba(0,0,0,0)`, `rgb(0 0 0 / 0)` keeps its
+/// spaces between numbers.
+fn tidy(s: &str) -> String {
+    let lower = s.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let mut out = String::new();
+    for w in words {
+        let glue =
+            out.ends_with([':', ';', ',', '(', '/']) || w.starts_with([':', ';', ',', ')', '/']);
+        if !out.is_empty() && !glue {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// A length or number and its unit: "0", "-9999px", "0.0em", "50%".
+fn length(v: &str) -> Option<(f64, &str)> {
+    let n = v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
+    n.parse::<f64>().ok().map(|x| (x, &v[n.len()..]))
+}
+
+fn zero(v: &str) -> bool {
+    length(v).is_some_and(|(x, _)| x == 0.0)
+}
+
+/// A font size no reader can read: under a pixel, a point or a tenth of
+/// the surrounding size.
+fn too_small(v: &str) -> bool {
+    length(v).is_some_and(|(x, unit)| match unit {
+        "" | "px" | "pt" => x < 1.0,
+        "em" | "rem" | "ex" | "ch" => x < 0.1,
+        "%" => x < 10.0,
+        _ => x == 0.0,
+    })
+}
+
+/// Far off the page: the "visually hidden" idiom of -9999px.
+fn far_off(v: &str) -> bool {
+    length(v).is_some_and(|(x, unit)| match unit {
+        "" | "px" | "pt" => x <= -999.0,
+        "em" | "rem" | "ch" => x <= -99.0,
+        "vw" | "vh" | "%" => x <= -100.0,
+        _ => false,
+    })
+}
+
+/// A colour with no opacity: `transparent`, an alpha of 0 (`rgba(0,0,0,0)`,
+/// `rgb(0 0 0 / 0)`, `hsla(…, 0%)`), or `#0000` / `#rrggbb00`.
+fn transparent(v: &str) -> bool {
+    if v == "transparent" {
+        return true;
+    }
+    if let Some(hex) = v.strip_prefix('#') {
+        return matches!(hex.len(), 4 | 8)
+            && hex.ends_with(if hex.len() == 4 { "0" } else { "00" });
+    }
+    calls(v).iter().any(|(f, args)| {
+        matches!(
+            *f,
+            "rgb" | "rgba" | "hsl" | "hsla" | "hwb" | "lab" | "lch" | "oklab" | "oklch"
+        ) && args.len() == 4
+            && zero(args[3])
+    })
+}
+
+/// The function calls of a value, with their arguments: `scale(0)
+/// rotate(10deg)` gives `[("scale", ["0"]), ("rotate", ["10deg"])]`.
+fn calls(v: &str) -> Vec<(&str, Vec<&str>)> {
+    let mut out = Vec::new();
+    let mut rest = v;
+    while let Some(open) = rest.find('(') {
+        let name = rest[..open].rsplit([' ', ',']).next().unwrap_or("").trim();
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        let args: Vec<&str> = rest[open + 1..open + close]
+            .split([',', ' ', '/'])
+            .filter(|a| !a.is_empty())
+            .collect();
+        out.push((name, args));
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hides;
+
+    #[test]
+    fn styles_that_hide_and_styles_that_show() {
+        for hiding in [
+            "display:none",
+            "visibility: collapse",
+            "opacity: 0%",
+            "font-size: 0.01px",
+            "font-size: 0.05em",
+            "color: rgba(0, 0, 0, 0)",
+            "color: rgb(0 0 0 / 0)",
+            "color: #0000",
+            "color: #ffffff00",
+            "color: transparent",
+            "transform: scaleX(0)",
+            "transform: scale(0) rotate(10deg)",
+            "transform: scale(1, 0)",
+            "transform: translateX(-9999px)",
+            "transform: translate(-200vw, 0)",
+            "left: -100vw",
+            "position:absolute;clip:rect(0 0 0 0)",
+            "clip-path: circle(0)",
+            "clip-path: inset(50%)",
+            "max-height: 0; overflow: hidden",
+            "filter: opacity(0)",
+            "unicode-bidi: bidi-override; direction: rtl",
+            "/* shown */ display: none",
+        ] {
+            assert!(hides(hiding), "{hiding}");
+        }
+        for showing in [
+            "display: block",
+            "visibility: visible",
+            "opacity: 0.5",
+            "font-size: 0.8em",
+            "font-size: 9px",
+            "color: rgba(0, 0, 0, 0.5)",
+            "color: #000",
+            "color: #ffffff",
+            "transform: scale(1.5) rotate(10deg)",
+            "transform: translateX(-20px)",
+            "left: -2px",
+            "clip-path: circle(40%)",
+            "clip-path: inset(10%)",
+            "max-height: 300px; overflow: hidden",
+            "filter: opacity(0.8)",
+            "direction: rtl",
+            "/* display: none */ color: red",
+        ] {
+            assert!(!hides(showing), "{showing}");
+        }
+    }
+}
