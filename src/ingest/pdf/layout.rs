@@ -129,9 +129,15 @@ impl OutputDev for Recorder {
             font_size * (trm.m12 + trm.m22),
         );
         let size = (vx * vy).abs().sqrt();
-        // Text set smaller than half a point no reader can see (a way
-        // to plant words in a file): not read.
-        if size.is_finite() && size > 0.0 && size < 0.5 {
+        // Text set smaller than half a point no reader can see (a way to
+        // plant words in a file): not read. Its glyphs' width and height
+        // each count, however it is turned (a line squashed flat is no
+        // more legible than a tiny one).
+        let (wide, tall) = (
+            font_size.abs() * trm.m11.hypot(trm.m12),
+            font_size.abs() * trm.m21.hypot(trm.m22),
+        );
+        if wide.min(tall) < 0.5 {
             return Ok(());
         }
         let size = if size.is_finite() && size > 0.0 {

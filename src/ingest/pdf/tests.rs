@@ -473,9 +473,13 @@ fn a_sentence_going_on_over_the_page_is_no_heading() {
 fn text_too_small_to_see_is_not_read() {
     let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
                BT /F1 0.2 Tf 72 650 Td (The keeper never lit it.) Tj ET \
-               BT /F1 5 Tf 72 600 Td (Small print at the foot.) Tj ET";
+               BT /F1 5 Tf 72 600 Td (Small print at the foot.) Tj ET \
+               BT /F1 11 Tf 0.25 0 0 0.01 72 550 Tm (The cook was never sober.) Tj ET \
+               BT /F1 11 Tf 0.01 0 0 0.25 72 500 Tm (The boat never came.) Tj ET \
+               BT /F1 11 Tf 0.70722 0.70699 -0.70699 0.70722 300 300 Tm (A stamp turned askew.) Tj ET";
     let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
     assert!(ex.text.contains("The keeper lit the lamp."), "{}", ex.text);
     assert!(ex.text.contains("Small print at the foot."), "{}", ex.text);
+    assert!(ex.text.contains("A stamp turned askew."), "{}", ex.text);
     assert!(!ex.text.contains("never"), "{}", ex.text);
 }
