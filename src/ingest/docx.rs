@@ -50,16 +50,24 @@ fn read_entry<R: Read + std::io::Seek>(
 }
 
 /// The styles of `word/styles.xml` that hide their text (`w:vanish` in
-/// their run properties, or in a style they are based on).
+/// their run properties, or in a style they are based on), and
+/// [`DEFAULT_PARAGRAPH`] when the default paragraph style is one.
 fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
     let mut r = quick_xml::Reader::from_str(xml);
     // (id, based on, hides) of each style.
     let mut styles: Vec<(String, Option<String>, bool)> = Vec::new();
+    let mut default_paragraph = None;
     let mut in_rpr = false;
     while let Ok(ev) = r.read_event() {
         match ev {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"style" => {
-                styles.push((attr(&e, b"styleId").unwrap_or_default(), None, false));
+                let id = attr(&e, b"styleId").unwrap_or_default();
+                if attr(&e, b"type").as_deref() == Some("paragraph")
+                    && matches!(attr(&e, b"default").as_deref(), Some("1" | "true" | "on"))
+                {
+                    default_paragraph = Some(id.clone());
+                }
+                styles.push((id, None, false));
             }
             Event::Start(e) if e.local_name().as_ref() == b"rPr" => in_rpr = true,
             Event::End(e) if e.local_name().as_ref() == b"rPr" => in_rpr = false,
@@ -90,8 +98,15 @@ fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
         }
         hidden.extend(more);
     }
+    // A paragraph with no style of its own has the default one.
+    if default_paragraph.is_some_and(|d| hidden.contains(&d)) {
+        hidden.insert(DEFAULT_PARAGRAPH.into());
+    }
     hidden
 }
+
+/// In [`hidden_styles`]: the default paragraph style hides its text.
+const DEFAULT_PARAGRAPH: &str = "\u{0}default paragraph style";
 
 fn core_title(xml: &str) -> Option<String> {
     let mut r = quick_xml::Reader::from_str(xml);
@@ -137,30 +152,35 @@ fn symbol(font: Option<String>, code: Option<String>) -> char {
     }
 }
 
-/// A `Requires` list of namespace prefixes Word knows (the drawing,
-/// text box, ink and later WordprocessingML extensions): its branch is
-/// the one Word shows.
-fn known(requires: &str) -> bool {
+/// A `Requires` list of namespace prefixes, each bound (`namespaces`) to
+/// a namespace Word knows (Microsoft Office's and Office Open XML's, the
+/// VML ones): its branch is the one Word shows. A prefix bound to another
+/// namespace, or to none, is one Word does not know.
+fn known(requires: &str, namespaces: &std::collections::HashMap<String, String>) -> bool {
     requires.split_whitespace().all(|p| {
-        matches!(
-            p,
-            "wps"
-                | "wpg"
-                | "wpc"
-                | "wpi"
-                | "wp14"
-                | "a14"
-                | "w14"
-                | "w15"
-                | "v"
-                | "o"
-                | "m"
-                | "aink"
-                | "am3d"
-        ) || p.starts_with("w16")
-            || p.starts_with("cx")
-            || p.starts_with("c1")
+        namespaces.get(p).is_some_and(|uri| {
+            uri.starts_with("http://schemas.microsoft.com/office/")
+                || uri.starts_with("http://schemas.openxmlformats.org/")
+                || uri.starts_with("urn:schemas-microsoft-com:")
+        })
     })
+}
+
+/// Record the namespace prefixes an element declares (`xmlns:w14=…`).
+fn declare(
+    e: &quick_xml::events::BytesStart<'_>,
+    namespaces: &mut std::collections::HashMap<String, String>,
+) {
+    for a in e.attributes().flatten() {
+        if let Some(prefix) = a.key.as_ref().strip_prefix(b"xmlns:")
+            && let Ok(uri) = a.unescape_value()
+        {
+            namespaces.insert(
+                String::from_utf8_lossy(prefix).into_owned(),
+                uri.into_owned(),
+            );
+        }
+    }
 }
 
 fn style_level(style: &str) -> Option<u8> {
@@ -202,18 +222,26 @@ fn parse_document(
     // a branch has been taken; for each open branch, whether it is skipped.
     let mut alternates: Vec<bool> = Vec::new();
     let mut skipped: Vec<bool> = Vec::new();
+    // Namespace prefixes as declared (by the document element, mostly).
+    let mut namespaces = std::collections::HashMap::new();
     loop {
         let ev = r
             .read_event()
             .map_err(|e| format!("malformed DOCX: bad XML ({e})"))?;
         if let Event::Start(e) = &ev {
+            if matches!(
+                e.local_name().as_ref(),
+                b"document" | b"AlternateContent" | b"Choice"
+            ) {
+                declare(e, &mut namespaces);
+            }
             match e.local_name().as_ref() {
                 b"p" => {
                     if outer.len() >= 64 {
                         return Err("malformed DOCX: paragraphs nested too deeply".into());
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
-                    para_hidden = false;
+                    para_hidden = hidden_styles.contains(DEFAULT_PARAGRAPH);
                 }
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
@@ -226,7 +254,8 @@ fn parse_document(
                     let shown = match alternates.last_mut() {
                         Some(taken) if !*taken => {
                             let choice = e.local_name().as_ref() == b"Choice";
-                            *taken = !choice || attr(e, b"Requires").is_some_and(|r| known(&r));
+                            *taken = !choice
+                                || attr(e, b"Requires").is_some_and(|r| known(&r, &namespaces));
                             *taken
                         }
                         _ => false,
@@ -412,6 +441,13 @@ pub(crate) mod tests {
         let (body, styles) = (long_form(body), long_form(styles));
         let ex = extract(&make_docx_styled(&body, Some(&styles)), 1 << 20).unwrap();
         assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
+        // The default paragraph style applies where a paragraph names none.
+        let styles = r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:rPr><w:vanish/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="Body"><w:rPr><w:vanish w:val="0"/></w:rPr></w:style>"#;
+        let body = r#"<w:p><w:r><w:t>The keeper was never sober.</w:t></w:r></w:p>
+<w:p><w:pPr><w:pStyle w:val="Body"/></w:pPr><w:r><w:t>Shown in its own style.</w:t></w:r></w:p>"#;
+        let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+        assert_eq!(ex.text, "Shown in its own style.");
     }
 
     /// The XML with every empty element `<x …/>` written `<x …></x>`, as
@@ -556,7 +592,7 @@ pub(crate) mod tests {
         let para = |t: &str| format!("<w:p><w:r><w:t>{t}</w:t></w:r></w:p>");
         let alt = |req: &str, choice: &str, fallback: &str| {
             format!(
-                r#"<w:p><w:r><mc:AlternateContent><mc:Choice Requires="{req}">{}</mc:Choice><mc:Fallback>{}</mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
+                r#"<w:p><w:r><mc:AlternateContent xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:w14="urn:example:not-word"><mc:Choice Requires="{req}">{}</mc:Choice><mc:Fallback>{}</mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
                 para(choice),
                 para(fallback)
             )
@@ -570,16 +606,21 @@ pub(crate) mod tests {
             ),
             alt("wps", "The tower was lit.", "The tower was dark."),
             alt("wps xyz", "The boat sank.", "The boat came in."),
+        ) + &alt(
+            "w14",
+            "The keeper drank the oil.",
+            "The keeper guarded the oil.",
         );
         let ex = extract(&make_docx(&body), 1 << 20).unwrap();
         for shown in [
             "retired with honour",
             "The tower was lit.",
             "The boat came in.",
+            "guarded",
         ] {
             assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
         }
-        for hidden in ["dismissed", "was dark", "sank"] {
+        for hidden in ["dismissed", "was dark", "sank", "drank"] {
             assert!(!ex.text.contains(hidden), "{hidden}: {}", ex.text);
         }
     }
