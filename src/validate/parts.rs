@@ -276,7 +276,7 @@ pub(super) fn with_insertions(
     v.verdict = Verdict::Fuzzy;
     v.status = Verdict::Fuzzy.status();
     v.note = format!(
-        "holds the author's insertion {}, which the source does not have; without it: {}",
+        "holds the bracketed {}, the author's words, not the source's; judged without it: {}",
         inserted
             .iter()
             .map(|i| format!("“{i}”"))

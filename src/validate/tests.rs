@@ -1872,7 +1872,7 @@ fn bracketed_insertions_are_named_and_never_validated() {
     ] {
         let v = validate(quote, "k", &cs, &cfg());
         assert_eq!(v.status, Status::Flagged, "{quote}: {v:?}");
-        assert!(v.note.contains("insertion"), "{quote}: {}", v.note);
+        assert!(v.note.contains("bracketed"), "{quote}: {}", v.note);
         assert!(v.similarity < 1.0, "{quote}: {v:?}");
         assert_eq!(v.copy_text.as_deref(), Some(copy), "{quote}: {v:?}");
     }

@@ -24,12 +24,27 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
     let mut introduced: Option<Citation> = None;
     let mut in_code = false;
     let all: Vec<&str> = text.lines().collect();
-    // Footnotes' citations, by label (`[^1]: [@key, p. 4].`).
+    // Footnotes' citations, by label (`[^1]: [@key, p. 4].`), read over
+    // the note's continuation lines too.
     let notes: std::collections::HashMap<String, Citation> = all
         .iter()
-        .filter_map(|l| {
-            let (label, note) = l.trim_start().strip_prefix("[^")?.split_once("]:")?;
-            Some((label.to_string(), crate::cite::check::parse_note(note)?))
+        .enumerate()
+        .filter_map(|(n, l)| {
+            let (label, first) = l.trim_start().strip_prefix("[^")?.split_once("]:")?;
+            let mut note = first.to_string();
+            for (k, next) in all.iter().enumerate().skip(n + 1) {
+                let indented = next.starts_with([' ', '\t']);
+                let lazy = !next.trim().is_empty() && !all[k - 1].trim().is_empty();
+                let more = all.get(k + 1).is_some_and(|x| x.starts_with([' ', '\t']));
+                if next.trim_start().starts_with("[^")
+                    || !(indented || lazy || (next.trim().is_empty() && more))
+                {
+                    break;
+                }
+                note.push(' ');
+                note.push_str(next.trim());
+            }
+            Some((label.to_string(), crate::cite::check::parse_note(&note)?))
         })
         .collect();
     for (i, l) in all.iter().enumerate() {
@@ -62,6 +77,13 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
                 let rest = t.trim().trim_start_matches(['—', '–', '-']).trim();
                 rest == c.text
             });
+            // Any other line of text right after one of the block's goes on
+            // with its paragraph (Markdown's lazy continuation).
+            if next.is_none() && !t.trim().is_empty() && block.last().is_some_and(|l| !l.is_empty())
+            {
+                block.push(t.trim());
+                continue;
+            }
             push_block(
                 &mut out,
                 &block,
@@ -233,11 +255,18 @@ fn quotation_at(chars: &[char], i: usize) -> Option<(usize, usize, usize, Option
     let len = if single {
         // A single mark after an "s" and before a word may be a plural's
         // apostrophe ("‘the keepers’ lamp was lit’"): a later closing
-        // mark in the paragraph is taken first.
+        // mark in the paragraph is taken first, but not past the next
+        // opening one ("‘… four hours’ and ‘…’" are two quotations).
         let para = window(i + 1)
             .windows(2)
             .position(|w| w == ['\n', '\n'])
             .map_or(window(i + 1).len(), |p| p);
+        let para = (0..para)
+            .find(|&k| {
+                chars[i + 1 + k] == '‘'
+                    || (chars[i + 1 + k] == '\'' && opens_single(chars, i + 1 + k) && !closes(k))
+            })
+            .map_or(para, |next_open| next_open);
         let mut found = (0..para).filter(|&k| closes(k));
         let first = found.next()?;
         let possessive = |k: usize| {
@@ -594,6 +623,73 @@ mod tests {
                     s("7")
                 ),
             ]
+        );
+    }
+
+    /// Citations as LaTeX writers put them: after a tie (`''~\cite`), in a
+    /// footnote (`\footnote{\cite…}`), before the quotation (`As
+    /// \textcite{key} writes`); a narrative one opening the next sentence
+    /// is that sentence's subject, not the quotation's citation.
+    #[test]
+    fn latex_citations_where_writers_put_them() {
+        let draft = "Smith notes ``the keeper trimmed the wick every four hours''~\\cite[p.~9]{jones}.\n\
+                     Ness writes ``the keepers wrote their logs by lamplight''\\footnote{\\cite[p.~3]{ness}.}\n\
+                     As \\textcite[p.~4]{reid} writes, ``the boat came round the point at dawn''.\n\
+                     Smith says ``the relief boat came on Friday with the oil'' \\citet{jones} disagrees.\n\
+                     \\begin{quote}\n\
+                     The lamp was lit at dusk every day of the year.\n\
+                     \\end{quote}\n\
+                     \\textcite[2]{ness} tells a different story.\n";
+        let cited: Vec<(Option<String>, Option<String>)> = draft_quotes(draft, 4)
+            .check
+            .into_iter()
+            .map(|q| {
+                let c = q.citation;
+                (
+                    c.as_ref().and_then(|c| c.key.clone()),
+                    c.and_then(|c| c.page),
+                )
+            })
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            cited,
+            [
+                (s("jones"), s("9")),
+                (s("ness"), s("3")),
+                (s("reid"), s("4")),
+                (None, None),
+                (None, None),
+            ]
+        );
+    }
+
+    /// A footnote's citation on its continuation line is read; a block
+    /// quote's lazy continuation line is part of it; two single-quoted
+    /// quotations are two, though the first ends in an "s".
+    #[test]
+    fn continuation_lines_and_quotations_side_by_side() {
+        let draft = "He wrote that “the relief boat came on Friday with the oil”[^1] then.\n\n\
+                     > The keeper trimmed the wick every four hours\n\
+                     through the storm and slept all through the day.\n\n\
+                     As she says, ‘the keeper trimmed the wick every four hours’ and ‘the principal keeper kept the only key’.\n\n\
+                     [^1]: On the relief boats generally, and on the oil they carried,\n    \
+                     see @ness1901, p. 2.\n";
+        let q = draft_quotes(draft, 4).check;
+        let quotes: Vec<&str> = q.iter().map(|q| q.quote.as_str()).collect();
+        assert_eq!(
+            quotes,
+            [
+                "the relief boat came on Friday with the oil",
+                "The keeper trimmed the wick every four hours through the storm and slept all through the day.",
+                "the keeper trimmed the wick every four hours",
+                "the principal keeper kept the only key",
+            ]
+        );
+        let c = q[0].citation.clone().expect("read");
+        assert_eq!(
+            (c.key.as_deref(), c.page.as_deref()),
+            (Some("ness1901"), Some("2"))
         );
     }
 

@@ -30,7 +30,7 @@ fn parse_at(after: &[char], narrative: bool) -> Option<(Citation, usize)> {
             if breaks > 1 {
                 return None;
             }
-        } else if !(c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':')) {
+        } else if !(c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '~')) {
             break;
         }
         i += 1;
@@ -70,7 +70,8 @@ fn parse_at(after: &[char], narrative: bool) -> Option<(Citation, usize)> {
     }
     // LaTeX: `\cite[p.~9]{key}`, `\parencite[see][9]{key}`, …
     if after.get(i) == Some(&'\\') {
-        return parse_latex(&after[i..]).map(|(c, len)| (c, i + len));
+        let (c, len) = parse_latex(&after[i..], narrative)?;
+        return Some((c, i + len));
     }
     // A footnote, `^[@key, p. 9]`.
     if after.get(i) == Some(&'^') && after.get(i + 1) == Some(&'[') {
@@ -105,9 +106,15 @@ fn parse_at(after: &[char], narrative: bool) -> Option<(Citation, usize)> {
 pub fn parse_before(before: &[char]) -> Option<Citation> {
     const GAP: usize = 40;
     let from = before.len().saturating_sub(GAP + 320);
-    let at = (from..before.len())
-        .rev()
-        .find(|&k| before[k] == '@' && (k == 0 || before[k - 1].is_whitespace()))?;
+    // The last in-text `@key`, or LaTeX citation command.
+    let at = (from..before.len()).rev().find(|&k| {
+        (before[k] == '@'
+            || (before[k] == '\\'
+                && before
+                    .get(k + 1)
+                    .is_some_and(|c| *c == 'c' || *c == 't' || *c == 'C' || *c == 'T')))
+            && (k == 0 || before[k - 1].is_whitespace())
+    })?;
     let (c, end) = parse_at(&before[at..], true)?;
     let gap = &before[at + end..];
     let breaks = gap.iter().filter(|&&c| c == '\n').count();
@@ -156,12 +163,18 @@ pub fn parse_note(note: &str) -> Option<Citation> {
 /// `\cite`, `\citep`, `\parencite`, `\autocite`, `\footcite`, …) read as
 /// Pandoc's `[@key, postnote]`: its first key, its last optional argument
 /// the locator (`p.~9`). Returns the citation and the chars it took.
-fn parse_latex(s: &[char]) -> Option<(Citation, usize)> {
+fn parse_latex(s: &[char], narrative: bool) -> Option<(Citation, usize)> {
     let name: String = s[1..]
         .iter()
         .take(12)
         .take_while(|c| c.is_ascii_alphabetic())
         .collect();
+    // A footnote holding the citation: `\footnote{\cite[p.~3]{key}.}`.
+    if name == "footnote" && s.get(1 + name.len()) == Some(&'{') {
+        let open = 2 + name.len();
+        let (c, len) = parse_at(&s[open..], false)?;
+        return Some((c, open + len));
+    }
     if !matches!(
         name.as_str(),
         "cite"
@@ -208,6 +221,18 @@ fn parse_latex(s: &[char]) -> Option<(Citation, usize)> {
         Some(p) => format!("@{{{key}}}, {p}"),
         None => format!("@{{{key}}}"),
     };
+    // A narrative one (`\textcite{key} argues`) is the subject of what
+    // follows it, not the citation of a quotation before it.
+    let words_follow = s[j..]
+        .iter()
+        .find(|c| **c != ' ')
+        .is_some_and(|c| c.is_alphabetic());
+    if words_follow
+        && !narrative
+        && matches!(name.as_str(), "textcite" | "Textcite" | "citet" | "Citet")
+    {
+        return None;
+    }
     let text: String = s[..j].iter().collect();
     parse_bracket(&inner, &text).map(|c| (c, j))
 }
