@@ -193,9 +193,14 @@ impl Session {
         )
         .map_err(|e| {
             if disk_full(&e) {
+                let kept = if Index::open(&self.index_dir).is_ok() {
+                    "the index is kept as it was before this update"
+                } else {
+                    "no index was written"
+                };
                 e.context(format!(
-                    "the disk holding the index folder {} is full; the index is kept as it was \
-                     before this update: free some space and run it again",
+                    "the disk holding the index folder {} is full; {kept}: free some space and \
+                     run it again",
                     self.index_dir.display()
                 ))
             } else {
@@ -207,7 +212,8 @@ impl Session {
     }
 
     /// [`Session::update`], except that when the index folder cannot be
-    /// written (a read-only mount, another process indexing) but an index
+    /// written (a read-only mount, a full disk, another process indexing)
+    /// but an index
     /// is there, the index is kept as it is: `Ok(Some(why))`.
     pub fn update_or_keep(&self, progress: &mut dyn FnMut(Progress)) -> Result<Option<String>> {
         let Err(e) = self.update(progress) else {
@@ -215,9 +221,9 @@ impl Session {
         };
         // An I/O error (a read-only folder, permissions, the lock held by
         // another process), not a refusal such as another folder's index.
-        let cannot_write = e
-            .chain()
-            .any(|c| c.downcast_ref::<std::io::Error>().is_some());
+        let cannot_write = disk_full(&e)
+            || e.chain()
+                .any(|c| c.downcast_ref::<std::io::Error>().is_some());
         if cannot_write && self.index().is_ok() {
             return Ok(Some(format!(
                 "cannot update the index in {} ({e:#}); answering from the index as it is",

@@ -457,6 +457,23 @@ fn a_failed_update_leaves_nothing_behind() {
         "{err}"
     );
     assert_eq!(index_files(idx.path()), clean);
+    // `ask` answers from the index kept, with a warning.
+    let mut c = bin();
+    c.args([
+        "ask",
+        src.path().to_str().unwrap(),
+        "Who launched the coble with her father?",
+    ])
+    .args(["--index-dir", idx.path().to_str().unwrap()])
+    .env("RESEARCH_BOARD_CRASH_AT", "full:before_commit");
+    let asked = c.output().unwrap();
+    assert!(asked.status.success(), "{asked:?}");
+    let err = String::from_utf8_lossy(&asked.stderr);
+    assert!(
+        err.contains("is full") && err.contains("answering from the index as it is"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&asked.stdout).contains("Grace"));
 
     let killed = index_json(
         src.path(),
@@ -469,6 +486,22 @@ fn a_failed_update_leaves_nothing_behind() {
     let r = json(&index_json(src.path(), idx.path(), &[]));
     assert_eq!(r["up_to_date"], true);
     assert_eq!(index_files(idx.path()), clean);
+    // A first build that fails so leaves no generation's files.
+    let fresh = tempfile::tempdir().unwrap();
+    let full = index_json(
+        src.path(),
+        fresh.path(),
+        &[("RESEARCH_BOARD_CRASH_AT", "full:before_commit")],
+    );
+    let err = String::from_utf8_lossy(&full.stderr);
+    assert!(err.contains("no index was written"), "{err}");
+    assert!(
+        index_files(fresh.path())
+            .iter()
+            .all(|f| !f.starts_with("gen-")),
+        "{:?}",
+        index_files(fresh.path())
+    );
 }
 
 #[test]

@@ -73,18 +73,21 @@ pub(super) fn after_failure(dir: &Path) {
         return;
     };
     let tdir = dir.join("tantivy");
-    if !tdir.join("meta.json").exists() {
-        return;
-    }
-    let Ok(index) = super::no_panic(&tdir, dir, || Ok(tantivy::Index::open_in_dir(&tdir)?)) else {
+    let index = tdir
+        .join("meta.json")
+        .exists()
+        .then(|| super::no_panic(&tdir, dir, || Ok(tantivy::Index::open_in_dir(&tdir)?)).ok())
+        .flatten();
+    let Some(index) = index else {
+        // Nothing committed (a first build): no generation is in force.
+        remove_stale(dir, &[]);
         return;
     };
     super::schema::register(&index);
     let Ok(metas) = index.load_metas() else {
         return;
     };
-    if let Some(m) = manifest_of(dir, metas.payload.as_deref()) {
-        remove_stale(dir, &m.in_use());
-    }
+    let committed = manifest_of(dir, metas.payload.as_deref());
+    remove_stale(dir, &committed.map_or(Vec::new(), |m| m.in_use()));
     let _ = collect_tantivy(&index, &tdir);
 }

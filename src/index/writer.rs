@@ -115,7 +115,7 @@ pub fn update(
     let r = run(sources, dir, opts, embedder, progress);
     // A failure in an index folder this update wrote to (not one refused
     // before it was touched): remove what the failed update left.
-    if r.is_err() && dir.join("index.lock").is_file() && dir.join("tantivy/meta.json").is_file() {
+    if r.is_err() && dir.join("index.lock").is_file() {
         sweep::after_failure(dir);
     }
     r
@@ -660,8 +660,9 @@ fn source_of(chunk_id: &str) -> &str {
 fn crash_point(name: &str) -> Result<()> {
     match std::env::var("RESEARCH_BOARD_CRASH_AT") {
         Ok(v) if v == name => std::process::abort(),
+        // As Tantivy reports it: the I/O error in its message only.
         Ok(v) if v.strip_prefix("full:") == Some(name) => {
-            Err(std::io::Error::from(std::io::ErrorKind::StorageFull).into())
+            Err(anyhow::anyhow!("Internal error: 'No space left on device (os error 28)'"))
         }
         _ => Ok(()),
     }
