@@ -661,9 +661,9 @@ fn crash_point(name: &str) -> Result<()> {
     match std::env::var("RESEARCH_BOARD_CRASH_AT") {
         Ok(v) if v == name => std::process::abort(),
         // As Tantivy reports it: the I/O error in its message only.
-        Ok(v) if v.strip_prefix("full:") == Some(name) => {
-            Err(anyhow::anyhow!("Internal error: 'No space left on device (os error 28)'"))
-        }
+        Ok(v) if v.strip_prefix("full:") == Some(name) => Err(anyhow::anyhow!(
+            "Internal error: 'No space left on device (os error 28)'"
+        )),
         _ => Ok(()),
     }
 }

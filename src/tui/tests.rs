@@ -831,3 +831,16 @@ fn copies_cite_the_work_when_a_bibliography_names_it() {
         "{all}"
     );
 }
+
+/// The board opens on the question line; pressing "/" there, as the key
+/// list says, asks rather than typing a "/" (a "/" inside a question is
+/// typed).
+#[test]
+fn slash_on_the_empty_question_line_is_no_character() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('/'));
+    for c in "a/b".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!(app.input.text, "a/b");
+}

@@ -94,6 +94,9 @@ impl App {
                 KeyCode::Char('a') if ctrl => Some(Action::Home),
                 KeyCode::Char('e') if ctrl => Some(Action::End),
                 KeyCode::Char('u') if ctrl => Some(Action::ClearInput),
+                // "/" asks (as the key list says), also where the question
+                // line already has the focus: no question starts with it.
+                KeyCode::Char('/') if self.input.text.is_empty() => Some(Action::FocusInput),
                 KeyCode::Char(c) if !ctrl => Some(Action::Char(c)),
                 _ => None,
             };
