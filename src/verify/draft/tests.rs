@@ -1,5 +1,30 @@
 use super::*;
 
+/// Each quotation of a draft with its citation's key and page.
+fn cited(draft: &str) -> Vec<(String, Option<String>, Option<String>)> {
+    draft_quotes(draft, 4)
+        .check
+        .into_iter()
+        .map(|q| {
+            let c = q.citation;
+            (
+                q.quote,
+                c.as_ref().and_then(|c| c.key.clone()),
+                c.and_then(|c| c.page),
+            )
+        })
+        .collect()
+}
+
+/// Each quotation's citation key and page only.
+fn keys_pages(draft: &str) -> Vec<(Option<String>, Option<String>)> {
+    cited(draft).into_iter().map(|(_, k, p)| (k, p)).collect()
+}
+
+fn s(x: &str) -> Option<String> {
+    Some(x.to_string())
+}
+
 #[test]
 fn long_and_cjk_quotations_are_checked() {
     let long = "the keeper wrote in the log every night ".repeat(60);
@@ -73,19 +98,7 @@ fn a_citation_before_its_quotation_is_read() {
                  > The lamp was lit at dusk.\n\
                  — [@bell, p. 13]\n\n\
                  > The relief boat came on Friday.\n";
-    let cited: Vec<(String, Option<String>, Option<String>)> = draft_quotes(draft, 4)
-        .check
-        .into_iter()
-        .map(|q| {
-            let c = q.citation;
-            (
-                q.quote,
-                c.as_ref().and_then(|c| c.key.clone()),
-                c.and_then(|c| c.page),
-            )
-        })
-        .collect();
-    let s = |x: &str| Some(x.to_string());
+    let cited = cited(draft);
     assert_eq!(
         cited,
         [
@@ -124,18 +137,7 @@ fn a_footnotes_citation_cites_its_quotation() {
                  [^b]: See @lamp1900, p. 4.\n\
                  [^3]: A comment of mine.\n\
                  [^4]: Smith 2020, 12.\n";
-    let cited: Vec<(Option<String>, Option<String>)> = draft_quotes(draft, 4)
-        .check
-        .into_iter()
-        .map(|q| {
-            let c = q.citation;
-            (
-                c.as_ref().and_then(|c| c.key.clone()),
-                c.and_then(|c| c.page),
-            )
-        })
-        .collect();
-    let s = |x: &str| Some(x.to_string());
+    let cited = keys_pages(draft);
     assert_eq!(
         cited,
         [
@@ -173,19 +175,7 @@ fn a_latex_drafts_quotations_and_citations_are_read() {
                  \\begin{displayquote}[\\autocite[7]{hay}]\n\
                  The wick was trimmed every four hours.\n\
                  \\end{displayquote}\n";
-    let cited: Vec<(String, Option<String>, Option<String>)> = draft_quotes(draft, 4)
-        .check
-        .into_iter()
-        .map(|q| {
-            let c = q.citation;
-            (
-                q.quote,
-                c.as_ref().and_then(|c| c.key.clone()),
-                c.and_then(|c| c.page),
-            )
-        })
-        .collect();
-    let s = |x: &str| Some(x.to_string());
+    let cited = cited(draft);
     assert_eq!(
         cited,
         [
@@ -232,18 +222,7 @@ fn latex_citations_where_writers_put_them() {
                  The lamp was lit at dusk every day of the year.\n\
                  \\end{quote}\n\
                  \\textcite[2]{ness} tells a different story.\n";
-    let cited: Vec<(Option<String>, Option<String>)> = draft_quotes(draft, 4)
-        .check
-        .into_iter()
-        .map(|q| {
-            let c = q.citation;
-            (
-                c.as_ref().and_then(|c| c.key.clone()),
-                c.and_then(|c| c.page),
-            )
-        })
-        .collect();
-    let s = |x: &str| Some(x.to_string());
+    let cited = keys_pages(draft);
     assert_eq!(
         cited,
         [
