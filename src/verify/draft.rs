@@ -126,6 +126,9 @@ pub fn draft_quotes(text: &str, min_words: usize) -> Quotes {
             continue;
         };
         let q: String = chars[start..end].iter().collect();
+        // A LaTeX quotation's markup is not the words quoted.
+        let latex = chars[i] == '\\' || chars[i] == '`';
+        let q = if latex { latex_plain(&q) } else { q };
         let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
         if !q.is_empty() {
             let after = &chars[resume.min(chars.len())..];
@@ -196,9 +199,7 @@ fn latex_blocks(all: &[&str], out: &mut Vec<QuoteInput>) -> Vec<bool> {
             let after: Vec<char> = format!("{rest}\n{next}").chars().collect();
             cite = crate::cite::check::parse_after(&after).map(|(c, _)| c);
         }
-        let quote = body
-            .iter()
-            .collect::<String>()
+        let quote = latex_plain(&body.iter().collect::<String>())
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
@@ -287,6 +288,62 @@ fn quotation_at(chars: &[char], i: usize) -> Option<(usize, usize, usize, Option
         (0..window(i + 1).len()).find(|&k| closes(k))?
     };
     Some((i + 1, i + 1 + len, i + 2 + len, None))
+}
+
+/// A LaTeX quotation's text as it prints: formatting commands give their
+/// argument (`\emph{keeper}`), ties and `\ ` are spaces, `---`, `--`,
+/// `\ldots` and escaped signs are their characters.
+fn latex_plain(q: &str) -> String {
+    let mut out = String::with_capacity(q.len());
+    let chars: Vec<char> = q.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        if c == '\\' {
+            let name: String = chars[k + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect();
+            let after = k + 1 + name.len();
+            match name.as_str() {
+                "emph" | "textit" | "textbf" | "textsc" | "textsl" | "textup" | "textrm"
+                | "textsf" | "texttt" | "underline" | "mbox" | "enquote"
+                    if chars.get(after) == Some(&'{') =>
+                {
+                    // The argument stays; its closing brace is dropped below.
+                    k = after + 1;
+                    continue;
+                }
+                "ldots" | "dots" | "textellipsis" => out.push('…'),
+                "" => match chars.get(after) {
+                    Some(e @ ('&' | '%' | '$' | '#' | '_' | '{' | '}')) => out.push(*e),
+                    Some(' ' | '\\') => out.push(' '),
+                    _ => out.push('\\'),
+                },
+                _ => {
+                    // Another command: kept as written (the quote is then
+                    // flagged, not passed).
+                    out.push('\\');
+                    out.push_str(&name);
+                }
+            }
+            k = after + usize::from(name.is_empty() && after < chars.len());
+            continue;
+        }
+        if c == '-' && chars.get(k + 1) == Some(&'-') {
+            let em = chars.get(k + 2) == Some(&'-');
+            out.push(if em { '—' } else { '–' });
+            k += if em { 3 } else { 2 };
+            continue;
+        }
+        match c {
+            '~' => out.push(' '),
+            '{' | '}' => {}
+            _ => out.push(c),
+        }
+        k += 1;
+    }
+    out
 }
 
 /// `\enquote{…}`, `\enquote*{…}` or `\textquote[cite][punct]{…}` at `i`.

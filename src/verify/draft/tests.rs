@@ -319,3 +319,27 @@ fn item_13_a_long_draft_is_scanned_once() {
     assert_eq!(q[0].line, Some(1));
     assert_eq!(q[99_999].line, Some(100_000));
 }
+
+/// A LaTeX quotation is checked as it prints: its formatting commands,
+/// ties, dashes and escaped signs are not the words quoted.
+#[test]
+fn latex_markup_in_a_quotation_is_read_as_printed() {
+    let draft = "He wrote ``the \\emph{keeper}~trimmed the wick---every night---at 10\\% of the oil\\ldots''.\n\
+                 \\begin{quote}\n\
+                 The lamp was \\textbf{never} lit before dusk \\& never after dawn.\n\
+                 \\end{quote}\n\
+                 Plain “a -- b and \\emph{c} stay as written here”.\n";
+    let q: Vec<String> = draft_quotes(draft, 4)
+        .check
+        .into_iter()
+        .map(|q| q.quote)
+        .collect();
+    assert_eq!(
+        q,
+        [
+            "the keeper trimmed the wick—every night—at 10% of the oil…",
+            "The lamp was never lit before dusk & never after dawn.",
+            "a -- b and \\emph{c} stay as written here",
+        ]
+    );
+}
