@@ -195,27 +195,16 @@ pub fn sanitize_for_terminal(s: &str, keep_lines: bool) -> String {
             '\n' | '\t' | '\r' => ' ',
             c if c.is_control() => '\u{FFFD}',
             // Bidi overrides can reorder what the author sees.
-            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => '\u{FFFD}',
+            c if is_bidi_control(c) => '\u{FFFD}',
             c => c,
         })
         .collect()
 }
 
-/// The invisible characters in `s` that can make two texts differ though
-/// they print alike (controls, bidi controls, zero-width characters), each
-/// once, as `U+202E`.
-pub fn invisible_chars(s: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for c in s.chars() {
-        let hidden = (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}' | '\u{061C}' | '\u{FEFF}');
-        let name = format!("U+{:04X}", c as u32);
-        if hidden && !out.contains(&name) {
-            out.push(name);
-        }
-    }
-    out
+/// Bidi embeddings, overrides and isolates: they reorder what a reader
+/// sees without being seen.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `text` with what a reader is never shown (a comment) blanked: every

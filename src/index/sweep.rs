@@ -35,13 +35,20 @@ pub(super) fn remove_stale(dir: &Path, keep: &[u64]) {
     }
 }
 
-/// Segment files in `tdir` of no committed segment: what a failed or
-/// killed commit wrote.
+/// Segment files in `tdir` that no committed segment uses: what a failed
+/// or killed commit wrote (new segments, or a deletes file of a live
+/// segment that the next commit would write again under the same name).
 fn tantivy_leftovers(index: &tantivy::Index, tdir: &Path) -> Result<bool> {
-    let live: HashSet<String> = index
-        .searchable_segment_metas()?
+    let metas = index.searchable_segment_metas()?;
+    let live: HashSet<String> = metas.iter().map(|m| m.id().uuid_string()).collect();
+    let deletes: HashSet<String> = metas
         .iter()
-        .map(|m| m.id().uuid_string())
+        .filter(|m| m.delete_opstamp().is_some())
+        .map(|m| {
+            m.relative_path(tantivy::index::SegmentComponent::Delete)
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     let Ok(rd) = std::fs::read_dir(tdir) else {
         return Ok(false);
@@ -49,7 +56,9 @@ fn tantivy_leftovers(index: &tantivy::Index, tdir: &Path) -> Result<bool> {
     Ok(rd.flatten().any(|e| {
         let name = e.file_name().to_string_lossy().into_owned();
         let stem = name.split('.').next().unwrap_or("");
-        stem.len() == 32 && stem.bytes().all(|b| b.is_ascii_hexdigit()) && !live.contains(stem)
+        let segment_file = stem.len() == 32 && stem.bytes().all(|b| b.is_ascii_hexdigit());
+        segment_file
+            && (!live.contains(stem) || (name.ends_with(".del") && !deletes.contains(&name)))
     }))
 }
 

@@ -242,7 +242,9 @@ fn run(
             && serde_json::to_string(&m.chunk_config).ok()
                 == serde_json::to_string(&opts.chunk).ok()
     });
-    // What a failed update left: its side files, its segment files.
+    // What a failed or killed update left: its side files, its segment
+    // files (a deletes file of the very opstamp this run will use would be
+    // refused as existing).
     sweep::remove_stale(dir, &previous.as_ref().map_or(Vec::new(), Manifest::in_use));
     sweep::collect_tantivy(&index, &tdir)?;
     // What the update needs of the previous generation's vectors; files it
@@ -501,9 +503,6 @@ fn run(
     let mut writer: tantivy::IndexWriter<TantivyDocument> = index
         .writer_with_num_threads(2, 128_000_000)
         .context("another process is writing this index")?;
-    // Files a killed run wrote and never committed (a deletes file of the
-    // very opstamp this run will use) would be refused as existing.
-    writer.garbage_collect_files().wait()?;
     if reusable.is_none() {
         writer.delete_all_documents()?;
     }

@@ -50,9 +50,8 @@ fn read_entry<R: Read + std::io::Seek>(
 }
 
 /// The styles of `word/styles.xml` that hide their text (`w:vanish` in
-/// their run properties, or in a style they are based on), and
-/// [`DEFAULT_PARAGRAPH`] when the default paragraph style is one.
-fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
+/// their run properties, or in a style they are based on).
+fn hidden_styles(xml: &str) -> HiddenStyles {
     let mut r = quick_xml::Reader::from_str(xml);
     // (id, based on, hides) of each style.
     let mut styles: Vec<(String, Option<String>, bool)> = Vec::new();
@@ -98,15 +97,19 @@ fn hidden_styles(xml: &str) -> std::collections::HashSet<String> {
         }
         hidden.extend(more);
     }
-    // A paragraph with no style of its own has the default one.
-    if default_paragraph.is_some_and(|d| hidden.contains(&d)) {
-        hidden.insert(DEFAULT_PARAGRAPH.into());
+    HiddenStyles {
+        default_paragraph: default_paragraph.is_some_and(|d| hidden.contains(&d)),
+        ids: hidden,
     }
-    hidden
 }
 
-/// In [`hidden_styles`]: the default paragraph style hides its text.
-const DEFAULT_PARAGRAPH: &str = "\u{0}default paragraph style";
+/// The styles that hide their text, by id, and whether the default
+/// paragraph style (a paragraph's that names none) is one.
+#[derive(Default)]
+struct HiddenStyles {
+    ids: std::collections::HashSet<String>,
+    default_paragraph: bool,
+}
 
 fn core_title(xml: &str) -> Option<String> {
     let mut r = quick_xml::Reader::from_str(xml);
@@ -195,10 +198,7 @@ fn style_level(style: &str) -> Option<u8> {
 /// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
 /// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
 /// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
-fn parse_document(
-    xml: &str,
-    hidden_styles: &std::collections::HashSet<String>,
-) -> Result<Extracted, String> {
+fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, String> {
     let mut r = quick_xml::Reader::from_str(xml);
     let mut out = Extracted::default();
     let mut para = String::new();
@@ -241,7 +241,7 @@ fn parse_document(
                         return Err("malformed DOCX: paragraphs nested too deeply".into());
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
-                    para_hidden = hidden_styles.contains(DEFAULT_PARAGRAPH);
+                    para_hidden = hidden_styles.default_paragraph;
                 }
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
@@ -290,14 +290,14 @@ fn parse_document(
             Event::Empty(e) | Event::Start(e) => match e.local_name().as_ref() {
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
-                        para_hidden = hidden_styles.contains(&v);
+                        para_hidden = hidden_styles.ids.contains(&v);
                         level = style_level(&v);
                     }
                 }
                 b"tab" if deleted == 0 && !hidden => para.push('\t'),
                 b"br" | b"cr" if deleted == 0 && !hidden => para.push('\n'),
                 _ if old_format > 0 => {}
-                b"rStyle" if attr(&e, b"val").is_some_and(|v| hidden_styles.contains(&v)) => {
+                b"rStyle" if attr(&e, b"val").is_some_and(|v| hidden_styles.ids.contains(&v)) => {
                     hidden = true;
                 }
                 b"vanish" | b"specVanish" => {

@@ -581,7 +581,7 @@ fn validate_in(
             };
             // Differences no one sees in print: name them.
             let shown = |what: &str, s: &str| {
-                let hidden = crate::text::invisible_chars(s);
+                let hidden = normalize::invisible_chars(s);
                 (!hidden.is_empty())
                     .then(|| format!("; {what} invisible characters: {}", hidden.join(", ")))
             };

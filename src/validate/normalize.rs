@@ -57,6 +57,23 @@ pub fn zero_width(c: char) -> bool {
     )
 }
 
+/// The invisible characters in `s` that can make two texts differ though
+/// they print alike (controls, bidi controls, zero-width characters), each
+/// once, as `U+202E`.
+pub(super) fn invisible_chars(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in s.chars() {
+        let hidden = (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+            || zero_width(c)
+            || crate::text::is_bidi_control(c);
+        let name = format!("U+{:04X}", c as u32);
+        if hidden && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 pub use crate::text::is_line_hyphen;
 
 pub fn is_line_break(c: char) -> bool {
