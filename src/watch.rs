@@ -8,6 +8,11 @@
 //! Hidden files, editor backups (`name~`) and the index folder (when it
 //! lives inside the sources) are ignored, as indexing ignores them.
 //!
+//! A folder deleted and made again, or replaced by another (a sync tool,
+//! `mv new sources`), loses its operating-system watch: the watch looks at
+//! the folder's identity every few seconds and attaches again, reporting
+//! the folder as changed.
+//!
 //! An event is not a change: inotify also reports a file being opened, so
 //! any program reading the folder (the indexer itself, a backup, another
 //! board) would look like an edit. A path counts only when its size,
@@ -90,10 +95,58 @@ pub enum Mode {
 
 /// A running watch; dropping it stops watching.
 pub struct FolderWatch {
-    _events: Option<Debouncer<RecommendedWatcher>>,
-    _poll: Option<Debouncer<PollWatcher>>,
+    _events: Option<Arc<Mutex<Debouncer<RecommendedWatcher>>>>,
+    _poll: Option<Arc<Mutex<Debouncer<PollWatcher>>>>,
     /// Polling, with the interval (because asked, or events failed).
     pub polling: Option<Duration>,
+}
+
+/// Which folder a path is: a folder deleted and made again under the same
+/// name is another one. `None` when there is none.
+fn identity(p: &Path) -> Option<(u64, u64)> {
+    let m = std::fs::metadata(p).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let created = m.created().ok()?;
+        let nanos = created.duration_since(std::time::UNIX_EPOCH).ok()?;
+        Some((0, nanos.as_nanos() as u64))
+    }
+}
+
+/// Every `every`, while the watch lives: when `root` is another folder
+/// than before (made again, or replaced), watch it again and report it.
+fn reattach<W: notify::Watcher + Send + 'static>(
+    debouncer: &Arc<Mutex<Debouncer<W>>>,
+    root: PathBuf,
+    every: Duration,
+    on_change: impl Fn(Vec<PathBuf>) + Send + 'static,
+) {
+    let weak = Arc::downgrade(debouncer);
+    let mut known = identity(&root);
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(every);
+            let Some(d) = weak.upgrade() else { return };
+            let now = identity(&root);
+            if now == known {
+                continue;
+            }
+            known = now;
+            if now.is_some() {
+                let mut d = d.lock().unwrap_or_else(|e| e.into_inner());
+                let w = d.watcher();
+                let _ = w.unwatch(&root);
+                let _ = w.watch(&root, RecursiveMode::Recursive);
+                drop(d);
+                on_change(vec![root.clone()]);
+            }
+        }
+    });
 }
 
 /// Should a changed path make the index update? Not for hidden files or
@@ -113,6 +166,9 @@ pub fn relevant(path: &Path, sources: &Path, ignore: &[PathBuf]) -> bool {
     !hidden && !backup
 }
 
+/// How often the watch looks whether the folder was made again.
+const REATTACH: Duration = Duration::from_secs(2);
+
 /// Watch `sources` (recursively); `on_change` gets the changed paths once
 /// the folder has been quiet for `settle`. `ignore` lists folders whose
 /// changes do not count (the index folder).
@@ -129,6 +185,7 @@ pub fn watch(
         .map(|p| p.canonicalize().unwrap_or(p))
         .collect();
     let seen = Seen::start(sources.clone(), ignore.clone());
+    let report = on_change.clone();
     let handler = {
         let sources = sources.clone();
         move |r: DebounceEventResult| {
@@ -159,6 +216,8 @@ pub fn watch(
         d.watcher()
             .watch(&sources, RecursiveMode::Recursive)
             .with_context(|| format!("cannot watch {}", sources.display()))?;
+        let d = Arc::new(Mutex::new(d));
+        reattach(&d, sources.clone(), REATTACH, report.clone());
         Ok(FolderWatch {
             _events: None,
             _poll: Some(d),
@@ -177,11 +236,15 @@ pub fn watch(
                 Ok(d)
             });
             match events {
-                Ok(d) => Ok(FolderWatch {
-                    _events: Some(d),
-                    _poll: None,
-                    polling: None,
-                }),
+                Ok(d) => {
+                    let d = Arc::new(Mutex::new(d));
+                    reattach(&d, sources.clone(), REATTACH, report.clone());
+                    Ok(FolderWatch {
+                        _events: Some(d),
+                        _poll: None,
+                        polling: None,
+                    })
+                }
                 // No events here (inotify limit, unsupported filesystem).
                 Err(_) => poll(Duration::from_secs(2)),
             }
@@ -269,6 +332,37 @@ mod tests {
     #[test]
     fn polling_sees_the_same_change() {
         changes(Mode::Poll(Duration::from_millis(200)));
+    }
+
+    /// A folder deleted and made again (a sync tool, `mv new sources`) is
+    /// watched again: a file saved in the new folder is reported.
+    #[test]
+    fn a_folder_made_again_is_watched_again() {
+        for mode in [Mode::Events, Mode::Poll(Duration::from_millis(200))] {
+            let dir = tempfile::tempdir().unwrap();
+            let sources = dir.path().join("sources");
+            std::fs::create_dir(&sources).unwrap();
+            let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
+            let send = move |p: Vec<PathBuf>| {
+                let _ = tx.send(p);
+            };
+            let _w = watch(&sources, vec![], mode, Duration::from_millis(200), send).unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+            std::fs::rename(&sources, dir.path().join("old")).unwrap();
+            std::fs::create_dir(&sources).unwrap();
+            // Long enough for the watch to see the new folder.
+            std::thread::sleep(REATTACH * 2);
+            std::fs::write(sources.join("notes.md"), "The keeper's log.").unwrap();
+            let deadline = std::time::Instant::now() + Duration::from_secs(15);
+            let mut got = Vec::new();
+            while !got.iter().any(|p: &PathBuf| p.ends_with("notes.md")) {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(left) {
+                    Ok(p) => got.extend(p),
+                    Err(_) => panic!("{mode:?}: no change reported in the new folder: {got:?}"),
+                }
+            }
+        }
     }
 
     #[test]
