@@ -10,6 +10,7 @@ use super::{BlockKind, Extracted};
 use lopdf::{Dictionary, Document, Object};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
+mod cover;
 mod hyphen;
 mod layers;
 mod layout;
@@ -121,6 +122,17 @@ impl OutputDev for Book {
     fn end_line(&mut self) -> Result<(), OutputError> {
         self.recorder().map_or(Ok(()), |r| r.end_line())
     }
+
+    fn fill(
+        &mut self,
+        ctm: &Transform,
+        space: &pdf_extract::ColorSpace,
+        colour: &[f64],
+        path: &pdf_extract::Path,
+    ) -> Result<(), OutputError> {
+        self.recorder()
+            .map_or(Ok(()), |r| r.fill(ctm, space, colour, path))
+    }
 }
 
 pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
@@ -131,6 +143,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
             .map_err(|e| format!("malformed PDF: encrypted ({e})"))?;
     }
     layers::hide_off_layers(&mut doc);
+    cover::mark_fills(&mut doc);
     let (mut pages, display_title) = read_pages(&doc);
     strip_running_lines(&mut pages);
     hyphen::join_across_pages(&mut pages);

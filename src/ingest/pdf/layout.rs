@@ -14,7 +14,10 @@
 //! and then the right column's lines between them. A page without a gutter
 //! keeps the plain text, character for character.
 
-use pdf_extract::{ConvertToFmt, MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
+use super::cover;
+use pdf_extract::{
+    ColorSpace, ConvertToFmt, MediaBox, OutputDev, OutputError, Path, PlainTextOutput, Transform,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -71,8 +74,25 @@ impl ConvertToFmt for Written {
     }
 }
 
+/// What the content stream drew on the page, kept until the page ends: a
+/// box drawn later may hide a character drawn before it ([`cover`]).
+enum Drawn {
+    Char {
+        trm: Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        text: String,
+        hidden: bool,
+    },
+    BeginWord,
+    EndWord,
+    EndLine,
+}
+
 /// An `OutputDev` that writes `PlainTextOutput`'s text and records runs.
 pub(crate) struct Recorder {
+    drawn: Vec<Drawn>,
     plain: PlainTextOutput<Written>,
     height: f64,
     /// The page's media box: left, bottom, right, top.
@@ -86,6 +106,7 @@ pub(crate) struct Recorder {
 impl Recorder {
     pub fn new(text: Written) -> Self {
         Recorder {
+            drawn: Vec::new(),
             plain: PlainTextOutput::new(text),
             height: 0.0,
             page: (0.0, 0.0, 0.0, 0.0),
@@ -97,23 +118,9 @@ impl Recorder {
     }
 }
 
-impl OutputDev for Recorder {
-    fn begin_page(
-        &mut self,
-        page_num: u32,
-        media_box: &MediaBox,
-        art_box: Option<(f64, f64, f64, f64)>,
-    ) -> Result<(), OutputError> {
-        self.height = media_box.ury - media_box.lly;
-        self.page = (media_box.llx, media_box.lly, media_box.urx, media_box.ury);
-        self.plain.begin_page(page_num, media_box, art_box)
-    }
-
-    fn end_page(&mut self) -> Result<(), OutputError> {
-        self.plain.end_page()
-    }
-
-    fn output_character(
+impl Recorder {
+    /// A character as drawn, when nothing hid it.
+    fn emit_character(
         &mut self,
         trm: &Transform,
         width: f64,
@@ -193,18 +200,100 @@ impl OutputDev for Recorder {
         self.last_end = end;
         Ok(())
     }
+}
+
+impl OutputDev for Recorder {
+    fn begin_page(
+        &mut self,
+        page_num: u32,
+        media_box: &MediaBox,
+        art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.height = media_box.ury - media_box.lly;
+        self.page = (media_box.llx, media_box.lly, media_box.urx, media_box.ury);
+        self.plain.begin_page(page_num, media_box, art_box)
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        for d in std::mem::take(&mut self.drawn) {
+            match d {
+                Drawn::Char {
+                    trm,
+                    width,
+                    spacing,
+                    font_size,
+                    text,
+                    hidden: false,
+                } => self.emit_character(&trm, width, spacing, font_size, &text)?,
+                Drawn::Char { .. } => {}
+                Drawn::BeginWord => {
+                    self.first_char = true;
+                    self.plain.begin_word()?
+                }
+                Drawn::EndWord => self.plain.end_word()?,
+                Drawn::EndLine => self.plain.end_line()?,
+            }
+        }
+        self.plain.end_page()
+    }
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        self.drawn.push(Drawn::Char {
+            trm: *trm,
+            width,
+            spacing,
+            font_size,
+            text: char.to_string(),
+            hidden: false,
+        });
+        Ok(())
+    }
+
+    fn fill(
+        &mut self,
+        ctm: &Transform,
+        space: &ColorSpace,
+        colour: &[f64],
+        path: &Path,
+    ) -> Result<(), OutputError> {
+        for r in cover::hiding_rects(ctm, space, colour, path) {
+            for d in &mut self.drawn {
+                if let Drawn::Char {
+                    trm,
+                    width,
+                    font_size,
+                    hidden,
+                    ..
+                } = d
+                {
+                    let size = font_size.abs() * trm.m11.abs().max(trm.m22.abs());
+                    *hidden |= cover::covers(&r, trm, *width, size);
+                }
+            }
+        }
+        Ok(())
+    }
 
     fn begin_word(&mut self) -> Result<(), OutputError> {
-        self.first_char = true;
-        self.plain.begin_word()
+        self.drawn.push(Drawn::BeginWord);
+        Ok(())
     }
 
     fn end_word(&mut self) -> Result<(), OutputError> {
-        self.plain.end_word()
+        self.drawn.push(Drawn::EndWord);
+        Ok(())
     }
 
     fn end_line(&mut self) -> Result<(), OutputError> {
-        self.plain.end_line()
+        self.drawn.push(Drawn::EndLine);
+        Ok(())
     }
 }
 

@@ -483,3 +483,74 @@ fn text_too_small_to_see_is_not_read() {
     assert!(ex.text.contains("A stamp turned askew."), "{}", ex.text);
     assert!(!ex.text.contains("never"), "{}", ex.text);
 }
+
+/// Words under a box drawn over them (a black bar, a whiteout) are not
+/// read: the page does not show them. Words on a box drawn first, under a
+/// coloured highlight, or with a line under or through them are read.
+#[test]
+fn text_under_a_drawn_box_is_not_read() {
+    let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
+               BT /F1 12 Tf 72 650 Td (The keeper never lit it.) Tj ET \
+               0 g 150 645 70 16 re f \
+               BT /F1 12 Tf 72 600 Td (The cook was never sober.) Tj ET \
+               1 1 1 rg 60 595 300 16 re f \
+               0 0 0 1 k 60 540 300 16 re f \
+               1 1 1 rg BT /F1 12 Tf 72 545 Td (White words on a black band.) Tj ET \
+               0 g BT /F1 12 Tf 72 500 Td (A highlighted line of the log.) Tj ET \
+               1 1 0 rg 60 495 300 16 re f \
+               0 g BT /F1 12 Tf 72 450 Td (An underlined and struck line.) Tj ET \
+               60 448 300 0.6 re f 60 453 300 0.6 re f";
+    let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
+    for shown in [
+        "The keeper lit the lamp.",
+        "White words on a black band.",
+        "A highlighted line of the log.",
+        "An underlined and struck line.",
+    ] {
+        assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
+    }
+    assert!(!ex.text.contains("never"), "{}", ex.text);
+    assert!(!ex.text.contains("sober"), "{}", ex.text);
+    assert!(ex.text.contains("The keeper"), "{}", ex.text);
+}
+
+/// A black box at 30% opacity (a translucent wash) hides nothing; an
+/// opaque one after it does.
+#[test]
+fn a_translucent_box_hides_nothing() {
+    use lopdf::{Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(
+        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
+    );
+    let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
+               BT /F1 12 Tf 72 650 Td (The keeper never lit it.) Tj ET \
+               BT /F1 12 Tf 72 600 Td (A line seen through a grey wash.) Tj ET \
+               q /GS1 gs 0 g 60 595 300 16 re f Q 60 645 300 16 re f";
+    let content = doc.add_object(Stream::new(dictionary! {}, ops.as_bytes().to_vec()));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
+        "Resources" => dictionary! {
+            "Font" => dictionary! { "F1" => font },
+            "ExtGState" => dictionary! { "GS1" => dictionary! { "ca" => 0.3 } },
+        },
+        "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+    });
+    doc.objects.insert(
+        pages_id,
+        dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }.into(),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).expect("saved");
+    let ex = extract(&bytes).expect("read");
+    assert!(ex.text.contains("The keeper lit the lamp."), "{}", ex.text);
+    assert!(
+        ex.text.contains("A line seen through a grey wash."),
+        "{}",
+        ex.text
+    );
+    assert!(!ex.text.contains("never"), "{}", ex.text);
+}

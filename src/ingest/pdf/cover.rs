@@ -1,0 +1,200 @@
+//! Text a box is drawn over: a black bar over words (a redaction done by
+//! drawing, not by removing the text) or a white one (a whiteout). The
+//! words are still in the file, and a reader of the page does not see them.
+//!
+//! A filled rectangle hides a character drawn *before* it when it covers
+//! the middle of the character and is at least most of a line tall, and
+//! it is opaque and near black or white. A thin bar (an underline, a table
+//! rule, a line struck through words) hides nothing; neither does a
+//! coloured or translucent box (a highlight or shading: the reader sees
+//! the text through it), nor a box drawn before the text (a background).
+//!
+//! pdf-extract reports fills in drawing order but does not follow the
+//! usual colour operators (`g`, `rg`, `k`) nor transparency, so
+//! [`mark_fills`] first rewrites each page's content: before every fill
+//! it sets a colour that says whether the fill hides ([`HIDES`] grey) or
+//! not, and it makes every kind of fill one pdf-extract reports.
+
+use lopdf::content::{Content, Operation};
+use lopdf::{Dictionary, Document, Object, ObjectId};
+use pdf_extract::{ColorSpace, Path, PathOp, Transform};
+
+/// The grey set before a fill that hides; any other fill gets [`SHOWS`].
+const HIDES: f64 = 0.0;
+const SHOWS: f64 = 0.5;
+
+/// Rewrite the content of every page that fills a shape after drawing
+/// text, so that each fill carries whether it hides (see the module).
+/// Forms are left as they are: pdf-extract draws a form without the
+/// page's transformation, so where its box falls is not known.
+pub(super) fn mark_fills(doc: &mut Document) {
+    let pages: Vec<ObjectId> = doc.get_pages().into_values().collect();
+    for page in pages {
+        let Ok(bytes) = doc.get_page_content(page) else {
+            continue;
+        };
+        let Ok(content) = Content::decode(&bytes) else {
+            continue;
+        };
+        // No fill after text: nothing to hide, the content stays as it is.
+        let ops = &content.operations;
+        let fill_after = ops
+            .iter()
+            .position(|o| o.operator == "BT")
+            .is_some_and(|t| ops[t..].iter().any(|o| is_fill(&o.operator)));
+        if !fill_after {
+            continue;
+        }
+        let resources: Vec<Dictionary> = match doc.get_page_resources(page) {
+            Ok((own, inherited)) => own
+                .cloned()
+                .into_iter()
+                .chain(
+                    inherited
+                        .iter()
+                        .filter_map(|id| doc.get_dictionary(*id).ok().cloned()),
+                )
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let marked = marked(content.operations, &fill_alphas(doc, &resources));
+        if let Ok(encoded) = (Content { operations: marked }).encode() {
+            let _ = doc.change_page_content(page, encoded);
+        }
+    }
+}
+
+/// A dictionary, or the one a reference points at.
+fn dictionary(doc: &Document, o: &Object) -> Option<Dictionary> {
+    match o {
+        Object::Reference(id) => doc.get_dictionary(*id).ok().cloned(),
+        Object::Dictionary(d) => Some(d.clone()),
+        _ => None,
+    }
+}
+
+/// The fill opacity (`/ca`) of each graphics state these resources name.
+fn fill_alphas(doc: &Document, resources: &[Dictionary]) -> Vec<(Vec<u8>, f64)> {
+    let mut out = Vec::new();
+    for res in resources {
+        let Some(states) = res.get(b"ExtGState").ok().and_then(|o| dictionary(doc, o)) else {
+            continue;
+        };
+        for (name, o) in states.iter() {
+            let ca = dictionary(doc, o)
+                .and_then(|s| s.get(b"ca").ok().and_then(|v| v.as_float().ok()))
+                .map_or(1.0, f64::from);
+            out.push((name.clone(), ca));
+        }
+    }
+    out
+}
+
+/// The operations with a grey set before each fill: [`HIDES`] when the
+/// fill is opaque and near black or white, [`SHOWS`] otherwise.
+fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64)]) -> Vec<Operation> {
+    let num = |o: &Object| o.as_float().map(f64::from).ok();
+    // Fill luminance (None: unknown, a pattern) and opacity.
+    let mut state: (Option<f64>, f64) = (Some(0.0), 1.0);
+    let mut saved = Vec::new();
+    let mut out = Vec::with_capacity(ops.len() + 8);
+    for op in ops {
+        let nums: Vec<f64> = op.operands.iter().filter_map(num).collect();
+        match op.operator.as_str() {
+            "q" => saved.push(state),
+            "Q" => state = saved.pop().unwrap_or(state),
+            "g" | "rg" | "k" | "sc" | "scn" => state.0 = luminance(&nums),
+            "cs" => state.0 = Some(0.0),
+            "gs" => {
+                let name = op.operands.first().and_then(|n| n.as_name().ok());
+                if let Some((_, a)) = alphas.iter().find(|(n, _)| Some(n.as_slice()) == name) {
+                    state.1 = *a;
+                }
+            }
+            f if is_fill(f) => {
+                let hides = state.1 >= 0.9 && state.0.is_some_and(|l| !(0.2..=0.97).contains(&l));
+                let grey = if hides { HIDES } else { SHOWS };
+                out.push(Operation::new(
+                    "cs",
+                    vec![Object::Name(b"DeviceGray".to_vec())],
+                ));
+                out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
+                out.push(Operation::new("f", Vec::new()));
+                continue;
+            }
+            _ => {}
+        }
+        out.push(op);
+    }
+    out
+}
+
+/// Operators that fill the current path.
+fn is_fill(op: &str) -> bool {
+    matches!(op, "f" | "F" | "f*" | "B" | "B*" | "b" | "b*")
+}
+
+/// The luminance of a grey, RGB or CMYK colour given by its components.
+fn luminance(c: &[f64]) -> Option<f64> {
+    let rgb = |r: f64, g: f64, b: f64| 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    match *c {
+        [g] => Some(g),
+        [r, g, b] => Some(rgb(r, g, b)),
+        [c, m, y, k] => Some(rgb(
+            (1.0 - c) * (1.0 - k),
+            (1.0 - m) * (1.0 - k),
+            (1.0 - y) * (1.0 - k),
+        )),
+        _ => None,
+    }
+}
+
+/// A rectangle on the page, in the page's units: left, bottom, right, top.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Rect(pub f64, pub f64, pub f64, pub f64);
+
+/// The rectangles a fill paints that hide text: none unless
+/// [`mark_fills`] marked the fill as hiding.
+pub(crate) fn hiding_rects(
+    ctm: &Transform,
+    space: &ColorSpace,
+    colour: &[f64],
+    path: &Path,
+) -> Vec<Rect> {
+    if !hides(space, colour) || ctm.m12.abs() > 1e-6 || ctm.m21.abs() > 1e-6 {
+        return Vec::new();
+    }
+    let at = |x: f64, y: f64| (x * ctm.m11 + ctm.m31, y * ctm.m22 + ctm.m32);
+    path.ops
+        .iter()
+        .filter_map(|op| match *op {
+            PathOp::Rect(x, y, w, h) => {
+                let (a, b) = at(x, y);
+                let (c, d) = at(x + w, y + h);
+                let r = Rect(a.min(c), b.min(d), a.max(c), b.max(d));
+                [r.0, r.1, r.2, r.3]
+                    .iter()
+                    .all(|v| v.is_finite())
+                    .then_some(r)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Did [`mark_fills`] mark this fill as one that hides?
+fn hides(space: &ColorSpace, colour: &[f64]) -> bool {
+    matches!(space, ColorSpace::DeviceGray) && colour == [HIDES]
+}
+
+/// Does `r` hide the upright character drawn at `trm` (its advance
+/// `width` in text units, its size on the page `size`)?
+pub(crate) fn covers(r: &Rect, trm: &Transform, width: f64, size: f64) -> bool {
+    let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
+    if !upright || r.3 - r.1 < 0.6 * size {
+        return false;
+    }
+    let cx = trm.m31 + width * size / 2.0;
+    let cy = trm.m32 + 0.3 * size;
+    r.0 <= cx && cx <= r.2 && r.1 <= cy && cy <= r.3
+}
