@@ -1237,12 +1237,19 @@ fn verify_never_validates_a_changed_file_from_an_old_index() {
 
 /// `ask` on an index that was not updated (`--no-update`, or another
 /// process holding it) never shows a quote of a file that changed since as
-/// validated.
+/// validated, whatever the file's name (a `%` or a control character in
+/// it is encoded in the source id).
 #[test]
 fn ask_never_validates_a_changed_file_from_an_old_index() {
+    for name in ["storms.md", "storms 100%.md", "storms\x1b.md"] {
+        changed_file_is_not_validated(name);
+    }
+}
+
+fn changed_file_is_not_validated(name: &str) {
     let idx = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let note = dir.path().join("storms.md");
+    let note = dir.path().join(name);
     std::fs::write(
         &note,
         "# Storms\n\nThe keepers cannot leave the rock during winter storms, whatever the need.\n",
@@ -1261,7 +1268,7 @@ fn ask_never_validates_a_changed_file_from_an_old_index() {
         json(&run(&args))
     };
     let o = ask(&[]);
-    assert_eq!(o["snippets"][0]["status"], "validated", "{o:#}");
+    assert_eq!(o["snippets"][0]["status"], "validated", "{name}: {o:#}");
     std::fs::write(
         &note,
         "# Storms\n\nThe keepers may leave the rock during winter storms, whatever the need.\n",
@@ -1274,8 +1281,8 @@ fn ask_never_validates_a_changed_file_from_an_old_index() {
         .iter()
         .map(|s| s["status"].as_str().unwrap())
         .collect();
-    assert!(!statuses.contains(&"validated"), "{o:#}");
-    assert_ne!(o["answer"]["confidence"], "high", "{o:#}");
+    assert!(!statuses.contains(&"validated"), "{name}: {o:#}");
+    assert_ne!(o["answer"]["confidence"], "high", "{name}: {o:#}");
 }
 
 /// `ask --no-update` never answers from an index

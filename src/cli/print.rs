@@ -47,7 +47,7 @@ impl Links {
         let Some(root) = &self.root else {
             return text.to_string();
         };
-        let path = root.join(source_id);
+        let path = crate::ingest::source_path(root, source_id);
         let mut url = String::from("file://");
         // Percent-encode everything but unreserved characters and '/': no
         // control character or terminator can reach the terminal.

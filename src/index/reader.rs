@@ -47,12 +47,11 @@ impl Index {
         self.read_as(source_id).is_some_and(|s| s.changed())
     }
 
-    /// The file of `source_id` as this index read it (a name the index had
-    /// to percent-encode is not looked up).
+    /// The file of `source_id` as this index read it.
     pub fn read_as(&self, source_id: &str) -> Option<super::FileStamp> {
         let entry = self.manifest.files.get(source_id)?;
-        (!source_id.contains('%')).then(|| super::FileStamp {
-            path: Path::new(&self.manifest.sources).join(source_id),
+        Some(super::FileStamp {
+            path: crate::ingest::source_path(Path::new(&self.manifest.sources), source_id),
             size: entry.size,
             modified: entry.seen.or(entry.modified),
         })

@@ -13,6 +13,7 @@ mod css;
 mod docx;
 mod epub;
 mod html;
+mod ids;
 mod kinds;
 mod markdown;
 pub mod metadata;
@@ -20,6 +21,7 @@ mod pdf;
 mod plain;
 mod read;
 pub mod worker;
+pub use ids::{source_id, source_path};
 pub use read::read_limited;
 
 use std::path::{Path, PathBuf};
@@ -299,45 +301,6 @@ fn io_reason(e: Option<&std::io::Error>) -> String {
         .unwrap_or_else(|| "unknown error".into())
 }
 
-/// The stable source id of `path` under `root`: its components joined
-/// with `/`. Total and unique over every name the OS allows: `%`, control
-/// chars (a newline) and bytes that are not UTF-8 are percent-encoded
-/// (`%25`, `%0A`, `%FF`), so no two files share an id and an id is one line.
-pub fn source_id(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| encode_name(c.as_os_str()))
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-fn encode_name(name: &std::ffi::OsStr) -> String {
-    #[cfg(unix)]
-    let bytes: std::borrow::Cow<'_, [u8]> = {
-        use std::os::unix::ffi::OsStrExt;
-        name.as_bytes().into()
-    };
-    #[cfg(not(unix))]
-    let bytes: std::borrow::Cow<'_, [u8]> = name.to_string_lossy().into_owned().into_bytes().into();
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c == '%' || c.is_control() {
-                let mut b = [0u8; 4];
-                for x in c.encode_utf8(&mut b).bytes() {
-                    out.push_str(&format!("%{x:02X}"));
-                }
-            } else {
-                out.push(c);
-            }
-        }
-        for x in chunk.invalid() {
-            out.push_str(&format!("%{x:02X}"));
-        }
-    }
-    out
-}
-
 /// Extract text and structure from a file's bytes. Errors are reasons to skip.
 pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
     if bytes.is_empty() {
@@ -534,23 +497,6 @@ mod tests {
         assert_eq!(skipped[0].reason, "unsupported file type");
         assert_eq!(skipped[1].source_id, "big.txt");
         assert!(skipped[1].reason.starts_with("too large"));
-    }
-
-    /// Issue 9, item 8: a newline in a name, and names differing only in
-    /// bytes that are not UTF-8, give distinct one-line ids.
-    #[cfg(unix)]
-    #[test]
-    fn item_8_source_ids_are_unique_and_one_line() {
-        use std::os::unix::ffi::OsStrExt;
-        let root = Path::new("/src");
-        let id = |b: &[u8]| source_id(root, &root.join(std::ffi::OsStr::from_bytes(b)));
-        let a = id(b"bad\xff\xfename.md");
-        let b = id(b"bad\xfe\xffname.md");
-        assert_ne!(a, b);
-        assert_eq!(a, "bad%FF%FEname.md");
-        assert_eq!(id(b"two\nlines.md"), "two%0Alines.md");
-        assert_ne!(id(b"two%0Alines.md"), id(b"two\nlines.md"));
-        assert_eq!(id("café/notes.md".as_bytes()), "café/notes.md");
     }
 }
 

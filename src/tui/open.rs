@@ -80,7 +80,9 @@ fn fill(template: &str, path: &str, page: u32, line: usize) -> Vec<String> {
 /// The command that opens `t` (a file under `sources`), given the config
 /// and the editor (`$VISUAL`, else `$EDITOR`).
 pub fn command(t: &Target, sources: &Path, cfg: &OpenConfig, editor: Option<&str>) -> Command {
-    let path = sources.join(&t.source_id).to_string_lossy().into_owned();
+    let path = crate::ingest::source_path(sources, &t.source_id)
+        .to_string_lossy()
+        .into_owned();
     let is_pdf = t.source_id.to_ascii_lowercase().ends_with(".pdf");
     let page = t.page.unwrap_or(1);
     let line = t.line.unwrap_or(1);
