@@ -42,9 +42,11 @@ pub fn parse_extraction(reply: &str) -> Result<Extraction, LlmError> {
             });
         }
     };
+    // Every item keeps its place (the summary cites quotes by it): one
+    // with no quote text stands for no passage, and validation drops it.
     let snippets: Vec<Snippet> = items
         .iter()
-        .filter_map(snippet)
+        .map(|item| snippet(item).unwrap_or_else(no_quote))
         .take(MAX_SNIPPETS)
         .collect();
     let summary = match field(&obj, &["summary"]) {
@@ -187,6 +189,18 @@ fn fenced(reply: &str) -> Option<&str> {
         Some(close) => &body[..close],
         None => body,
     })
+}
+
+/// An item of the reply with no quote text in it.
+fn no_quote() -> Snippet {
+    Snippet {
+        content: "(the model gave an item with no quote text)".into(),
+        source_id: String::new(),
+        source_title: String::new(),
+        source_location: String::new(),
+        relevance: 0.0,
+        span: None,
+    }
 }
 
 fn snippet(item: &Value) -> Option<Snippet> {
@@ -354,10 +368,8 @@ mod tests {
             {"content":"three","relevance":8},
             {"content":"four","relevance":"75%"},
             {"content":"five","relevance":"whatever"},
-            {"content":""},
-            {"sourceId":"x"},
-            {"content":42},
             "six",
+            {"content":""},
             null
         ]}"#;
         let e = parse_extraction(r).unwrap();
@@ -366,6 +378,9 @@ mod tests {
             .iter()
             .map(|s| (s.content.as_str(), s.relevance))
             .collect();
+        // An item with no quote text keeps its place, so that the
+        // summary's [7] is still the model's seventh item.
+        let none = ("(the model gave an item with no quote text)", 0.0);
         assert_eq!(
             got,
             vec![
@@ -374,7 +389,9 @@ mod tests {
                 ("three", 0.8),
                 ("four", 0.75),
                 ("five", 0.5),
-                ("six", 0.5)
+                ("six", 0.5),
+                none,
+                none,
             ]
         );
         assert_eq!(e.snippets[0].source_id, "7");

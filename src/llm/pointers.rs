@@ -88,6 +88,9 @@ impl<'a> Numbered<'a> {
                 .and_then(|n| n.checked_sub(1))
                 .filter(|&i| i < self.sentences.len())
         };
+        if let Some(why) = p.unusable {
+            return unfounded(p, why, relevance);
+        }
         let (Some(a), Some(b)) = (at(&p.from), at(&p.to)) else {
             return unfounded(p, "names a sentence that is not in the context", relevance);
         };
@@ -118,8 +121,12 @@ impl<'a> Numbered<'a> {
 /// A pointer that stands for no passage: its text says what the model
 /// pointed at, and validation finds it in no source.
 fn unfounded(p: &Pointer, why: &str, relevance: f32) -> Snippet {
-    let range = if p.from == p.to {
+    let range = if p.from.is_empty() {
+        "an item".to_string()
+    } else if p.from == p.to {
         clip(&p.from)
+    } else if p.unusable.is_some() {
+        format!("{} … {}", clip(&p.from), clip(&p.to))
     } else {
         format!("{} to {}", clip(&p.from), clip(&p.to))
     };
@@ -182,6 +189,10 @@ pub struct Pointer {
     pub from: String,
     pub to: String,
     pub relevance: Option<f32>,
+    /// Why the item stands for no passage (ids that are not one run, an
+    /// item with no id): it keeps its place, so the summary's numbers
+    /// still name the quotes the model meant.
+    pub unusable: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -217,8 +228,10 @@ pub fn schema(ids: &[String]) -> Value {
 /// Read the model's reply, leniently: `{"quotes": [...]}` (or `snippets`,
 /// `sentences`), each quote `{"from", "to"}` (or `start`/`end`,
 /// `first`/`last`, `id`, a list of `ids`), a string ("S3", "S3-S5") or a
-/// number. A list of ids that are not consecutive is several quotes, never
-/// one stitched passage.
+/// number. Each item is one quote, in its place: a list of ids that are
+/// not consecutive, or an item with no id, stands for no passage (never one
+/// stitched passage, and never several quotes, which would renumber the
+/// rest).
 pub fn parse_pointers(reply: &str) -> Result<PointerReply, LlmError> {
     let Value::Object(obj) = first_json_object(reply)? else {
         return Err(LlmError::Schema {
@@ -232,7 +245,7 @@ pub fn parse_pointers(reply: &str) -> Result<PointerReply, LlmError> {
         _ => None,
     };
     let quotes = match get(&["quotes", "snippets", "sentences", "pointers"]) {
-        Some(Value::Array(items)) => items.iter().flat_map(pointers_of).collect(),
+        Some(Value::Array(items)) => items.iter().map(pointer_of).collect(),
         None | Some(Value::Null) if no_results == Some(true) => Vec::new(),
         _ => {
             return Err(LlmError::Schema {
@@ -251,13 +264,18 @@ pub fn parse_pointers(reply: &str) -> Result<PointerReply, LlmError> {
     })
 }
 
-fn pointers_of(item: &Value) -> Vec<Pointer> {
-    let one = |from: String, to: String, relevance: Option<f32>| {
-        vec![Pointer {
-            from,
-            to,
-            relevance,
-        }]
+fn pointer_of(item: &Value) -> Pointer {
+    let one = |from: String, to: String, relevance: Option<f32>| Pointer {
+        from,
+        to,
+        relevance,
+        unusable: None,
+    };
+    let none = |why: &'static str| Pointer {
+        from: String::new(),
+        to: String::new(),
+        relevance: None,
+        unusable: Some(why),
     };
     match item {
         Value::String(s) => match split_range(s) {
@@ -265,13 +283,13 @@ fn pointers_of(item: &Value) -> Vec<Pointer> {
             None => one(s.clone(), s.clone(), None),
         },
         Value::Number(n) => one(n.to_string(), n.to_string(), None),
-        Value::Array(ids) => runs(ids.iter().filter_map(id_text).collect(), None),
+        Value::Array(ids) => run(ids.iter().filter_map(id_text).collect(), None),
         Value::Object(o) => {
             let relevance = field(o, &["relevance", "score"])
                 .and_then(Value::as_f64)
                 .map(|x| x as f32);
             if let Some(Value::Array(ids)) = field(o, &["ids", "sentences"]) {
-                return runs(ids.iter().filter_map(id_text).collect(), relevance);
+                return run(ids.iter().filter_map(id_text).collect(), relevance);
             }
             let from = field(o, &["from", "start", "first", "id", "sentence"]).and_then(id_text);
             let to = field(o, &["to", "end", "last"]).and_then(id_text);
@@ -281,10 +299,10 @@ fn pointers_of(item: &Value) -> Vec<Pointer> {
                     Some((x, y)) => one(x.into(), y.into(), relevance),
                     None => one(a.clone(), a, relevance),
                 },
-                (None, None) => Vec::new(),
+                (None, None) => none("gives no sentence id"),
             }
         }
-        _ => Vec::new(),
+        _ => none("gives no sentence id"),
     }
 }
 
@@ -309,24 +327,25 @@ fn split_range(s: &str) -> Option<(&str, &str)> {
         .filter(|(a, b)| sentence_number(a).is_some() && sentence_number(b).is_some())
 }
 
-/// A list of ids as quotes: each run of consecutive numbers is one.
-fn runs(ids: Vec<String>, relevance: Option<f32>) -> Vec<Pointer> {
-    let mut out: Vec<Pointer> = Vec::new();
-    let mut prev: Option<usize> = None;
-    for id in ids {
-        let n = sentence_number(&id);
-        match (out.last_mut(), prev, n) {
-            (Some(last), Some(p), Some(n)) if n == p + 1 => last.to = id,
-            _ => out.push(Pointer {
-                from: id.clone(),
-                to: id,
-                relevance,
-            }),
-        }
-        prev = n;
+/// A list of ids as one quote: its first to its last id when they are
+/// consecutive numbers, else a quote that stands for no passage.
+fn run(ids: Vec<String>, relevance: Option<f32>) -> Pointer {
+    let numbers: Vec<Option<usize>> = ids.iter().map(|id| sentence_number(id)).collect();
+    let consecutive = numbers
+        .windows(2)
+        .all(|w| matches!(w, [Some(a), Some(b)] if *b == a + 1));
+    let (Some(from), Some(to)) = (ids.first(), ids.last()) else {
+        return Pointer {
+            from: String::new(),
+            to: String::new(),
+            relevance,
+            unusable: Some("gives no sentence id"),
+        };
+    };
+    Pointer {
+        from: from.clone(),
+        to: to.clone(),
+        relevance,
+        unusable: (!consecutive).then_some("are not one passage of consecutive sentences"),
     }
-    out
 }
-
-#[cfg(test)]
-mod tests;

@@ -133,26 +133,46 @@ fn pointers_that_stand_for_no_passage_say_so_and_keep_their_place() {
     }
 }
 
+/// Each item of the reply is one quote in its place, so the summary's
+/// numbers name the quotes the model meant: a list of ids that are not one
+/// run, or an item with no id, stands for no passage.
 #[test]
-fn lenient_replies_never_stitch() {
+fn lenient_replies_never_stitch_nor_renumber() {
     let r = reply(
-        r#"{"quotes": ["S1-S2", 4, {"ids": ["S1", "S2", "S4", "S5"]}, {"sentence": "[S3]"}], "summary": ""}"#,
+        r#"{"quotes": ["S1-S2", 4, {"ids": ["S1", "S2", "S4", "S5"]}, null, {"sentence": "[S3]"}, {"ids": ["S4", "S5"]}], "summary": ""}"#,
     );
-    let got: Vec<(&str, &str)> = r
+    let got: Vec<(&str, &str, bool)> = r
         .quotes
         .iter()
-        .map(|p| (p.from.as_str(), p.to.as_str()))
+        .map(|p| (p.from.as_str(), p.to.as_str(), p.unusable.is_some()))
         .collect();
     assert_eq!(
         got,
         [
-            ("S1", "S2"),
-            ("4", "4"),
-            ("S1", "S2"),
-            ("S4", "S5"),
-            ("[S3]", "[S3]")
+            ("S1", "S2", false),
+            ("4", "4", false),
+            ("S1", "S5", true),
+            ("", "", true),
+            ("[S3]", "[S3]", false),
+            ("S4", "S5", false),
         ]
     );
+    let cs = two();
+    let refs: Vec<&Chunk> = cs.iter().collect();
+    let ex = Numbered::new(&refs).resolve(r);
+    assert_eq!(ex.snippets.len(), 6);
+    assert!(
+        ex.snippets[2].content.contains("not one passage"),
+        "{:?}",
+        ex.snippets[2]
+    );
+    assert!(
+        ex.snippets[3].content.contains("no sentence id"),
+        "{:?}",
+        ex.snippets[3]
+    );
+    assert!(ex.snippets[2].span.is_none() && ex.snippets[3].span.is_none());
+    assert!(ex.snippets[4].span.is_some());
     assert_eq!(r.no_results, None);
     // A fenced reply, prose around it, a range in "from".
     let r = reply(
