@@ -342,7 +342,9 @@ pub fn confidence(
         return Confidence::None;
     };
     let validated = statuses.iter().filter(|s| **s == Status::Validated).count();
-    let flagged = statuses.iter().filter(|s| **s == Status::Flagged).count();
+    // Every quote validated: a flagged or a dropped one (a model's
+    // invention) keeps the answer from "high".
+    let all_validated = validated == statuses.len();
     if validated == 0 || claims.iter().any(Claim::flagged) {
         return Confidence::Low;
     }
@@ -350,7 +352,7 @@ pub fn confidence(
     let partial = claims
         .iter()
         .any(|c| c.support == Some(crate::support::Support::Partial));
-    if top >= high_score && holds_question && flagged == 0 && !partial {
+    if top >= high_score && holds_question && all_validated && !partial {
         Confidence::High
     } else {
         Confidence::Medium
@@ -391,6 +393,34 @@ mod tests {
         );
     }
 
+    /// A sentence that cites only a dropped quote is marked, however it
+    /// starts (a number, a small letter) and after a stray quotation mark:
+    /// a citation marker with a full stop ends a claim.
+    #[test]
+    fn a_cited_sentence_ends_its_claim() {
+        for next in [
+            "1844 was also the year the keepers mutinied [2].",
+            "and the keepers mutinied that year [2].",
+        ] {
+            for first in [
+                "The tower was built between 1838 and 1844 [1].",
+                "The \"tower was built between 1838 and 1844 [1].",
+            ] {
+                let summary = format!("{first} {next}");
+                let claims = check_claims(&summary, &[Validated, Dropped]);
+                let got: Vec<_> = claims.iter().map(|c| (c.text.as_str(), c.issue)).collect();
+                assert_eq!(
+                    got,
+                    [(first, None), (next, Some(ClaimIssue::CitesDroppedOnly))],
+                    "{summary}"
+                );
+            }
+        }
+        // A lone marker still belongs to the sentence before it.
+        let claims = check_claims("It was lit in 1811. [1]. Then", &[Validated]);
+        assert_eq!(claims[0].citations, [1], "{claims:?}");
+    }
+
     #[test]
     fn headings_are_not_claims() {
         let claims = check_claims(
@@ -426,6 +456,10 @@ mod tests {
         );
         assert_eq!(
             confidence(Some(0.9), 0.6, true, &[Validated, Flagged], &ok),
+            Confidence::Medium
+        );
+        assert_eq!(
+            confidence(Some(0.9), 0.6, true, &[Validated, Dropped], &ok),
             Confidence::Medium
         );
         let bad = check_claims("A [1]. B.", &[Validated]);

@@ -78,8 +78,50 @@ pub fn roman_numeral(s: &str) -> bool {
 
 /// A line's sentences as claims: a quotation of several sentences is kept
 /// whole (“S1. S2.” [1] is one claim, citing [1], not an uncited “S1. and a
-/// cited S2.” [1]), and a section number ends none.
+/// cited S2.” [1]), and a section number ends none. A citation marker
+/// followed by a full stop always ends a claim, whatever comes next
+/// (“… 1844 [1]. 1844 was also …” is two claims, each with its own
+/// citation).
 pub fn claim_sentences(line: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for r in joined_claims(line) {
+        let mut start = r.start;
+        for end in cited_ends(&line[r.clone()]) {
+            let end = r.start + end;
+            if end < r.end && !line[end..r.end].trim().is_empty() {
+                out.push(start..end);
+                start = end + (line[end..].len() - line[end..].trim_start().len());
+            }
+        }
+        out.push(start..r.end);
+    }
+    out
+}
+
+/// Where a sentence ends right after a citation marker: the byte offsets
+/// just past "[2]." (or "[1, 3]!") that whitespace follows.
+fn cited_ends(s: &str) -> Vec<usize> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in s.match_indices(']') {
+        let Some(open) = s[..i].rfind('[') else {
+            continue;
+        };
+        let inner = &s[open + 1..i];
+        let marker = !inner.trim().is_empty()
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, ',' | ';' | ' ' | '-' | '–'));
+        let stop = matches!(b.get(i + 1), Some(b'.' | b'!' | b'?'));
+        let space = b.get(i + 2).is_some_and(u8::is_ascii_whitespace);
+        if marker && stop && space {
+            out.push(i + 2);
+        }
+    }
+    out
+}
+
+fn joined_claims(line: &str) -> Vec<std::ops::Range<usize>> {
     let open = |s: &str| {
         s.matches('“').count() > s.matches('”').count() || s.matches('"').count() % 2 == 1
     };
