@@ -85,8 +85,11 @@ impl Matched {
     ///
     /// - A file name several sources share ties only the source whose
     ///   folders the entry's path names too (`vol2/history.md`).
+    /// - A file name that two works' files share as far as the source's
+    ///   path tells ties neither.
     /// - A DOI ties the source it is printed in first, unless the source's
-    ///   title is another work's (a paper that cites that DOI).
+    ///   title is another work's (a paper that cites that DOI), or another
+    ///   source is titled as the work and this one is not (notes on it).
     /// - A title ties the sources most like it, never one whose title
     ///   numbers another volume or part, or is about the work ("Notes on
     ///   …", "… : a review"): see [`title_similarity`].
@@ -100,15 +103,25 @@ impl Matched {
         let paths: Vec<Vec<String>> = sources.iter().map(|s| components(&s.id)).collect();
         for (s, path) in sources.iter().zip(&paths) {
             let shared = paths.iter().filter(|p| p.last() == path.last()).count() > 1;
-            let best = bib
+            let candidates: Vec<(usize, usize)> = bib
                 .works
                 .iter()
                 .enumerate()
                 .flat_map(|(w, work)| work.files.iter().map(move |f| (w, components(f))))
                 .filter_map(|(w, file)| Some((w, file_match(&file, path)?)))
                 .filter(|&(_, n)| !shared || n == path.len())
-                .max_by_key(|&(_, n)| n);
-            if let Some((w, _)) = best {
+                .collect();
+            let most = candidates.iter().map(|&(_, n)| n).max();
+            let mut best: Vec<usize> = candidates
+                .iter()
+                .filter(|&&(_, n)| Some(n) == most)
+                .map(|&(w, _)| w)
+                .collect();
+            best.dedup();
+            // Two works whose files go by this name as far as the source's
+            // path tells (Zotero's `…/storage/KEY/fulltext.pdf`): neither
+            // is tied by it; the DOI or the title may tell them apart.
+            if let [w] = best[..] {
                 work_of.insert(s.id.clone(), (w, MatchHow::File));
             }
         }
@@ -139,7 +152,14 @@ impl Matched {
                             .as_deref()
                             .is_some_and(|t| title_similarity(t, &s.title) >= 0.95)
                 });
-                if !titled_other {
+                // Another source is titled as this work and this one is
+                // not: that one is the work, this one mentions its DOI (an
+                // author's notes on it).
+                let title_of_w = bib.works[w].title.as_deref();
+                let titled_w = |t: &str| title_of_w.is_some_and(|w| title_similarity(w, t) >= 0.95);
+                let work_elsewhere =
+                    !titled_w(&s.title) && sources.iter().any(|o| o.id != s.id && titled_w(&o.title));
+                if !titled_other && !work_elsewhere {
                     work_of.insert(s.id.clone(), (w, MatchHow::Doi));
                 }
             }
@@ -357,5 +377,36 @@ mod tests {
         assert_eq!(doi_at("doi:10.1/x.1_2", "10.1/x.1"), None);
         assert_eq!(doi_at("doi:10.1/x.1-b", "10.1/x.1"), None);
         assert_eq!(doi_at("110.1/x.1", "10.1/x.1"), None);
+    }
+
+    /// Two works whose attachments share a file name (Zotero's
+    /// `fulltext.md`) tie neither by it; a source that only mentions a
+    /// work's DOI is not the work when another source is titled as it.
+    #[test]
+    fn a_shared_attachment_name_or_a_mentioned_doi_ties_nothing_wrongly() {
+        let bib = Bibliography::from_biblatex(
+            r#"
+@book{stevenson1824, title = {Account of the Bell Rock Light-House}, year = {1824},
+  file = {Full Text:/home/me/Zotero/storage/AB12CD34/fulltext.md:text/markdown}}
+@book{smith1990, title = {Lighthouse Economics}, year = {1990},
+  file = {Full Text:/home/me/Zotero/storage/ZZ99YY88/fulltext.md:text/markdown}}
+@book{ness1901, title = {Keepers of the Northern Lights}, doi = {10.5555/ness.1901.keepers}}
+"#,
+        )
+        .unwrap();
+        let sources = sources(&[
+            ("fulltext.md", "Account of the Bell Rock Light-House"),
+            ("keepers.md", "Keepers of the Northern Lights"),
+            ("chapter3-research.md", "Chapter 3 research"),
+        ]);
+        let mut head = |id: &str| {
+            (id == "chapter3-research.md")
+                .then(|| "Reading Ness (doi:10.5555/ness.1901.keepers) for wages.".to_string())
+        };
+        let m = Matched::new(bib, &sources, &mut head);
+        let key = |id: &str| m.work_of_source(id).map(|w| w.key.as_str());
+        assert_eq!(key("fulltext.md"), Some("stevenson1824"), "by title");
+        assert_eq!(key("keepers.md"), Some("ness1901"), "by title");
+        assert_eq!(key("chapter3-research.md"), None, "it mentions the DOI");
     }
 }
