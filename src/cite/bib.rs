@@ -1,6 +1,7 @@
 //! The author's bibliography: BibTeX/BibLaTeX or CSL-JSON read into
 //! [`Work`]s, and the works matched to the sources of the index.
 
+use crate::index::WorkPages;
 use anyhow::{Context, Result, anyhow, bail};
 use biblatex::ChunksExt;
 use hayagriva::citationberg::json as csl_json;
@@ -41,9 +42,9 @@ pub struct Work {
     /// The paths of the files attached to the entry (the `file` field),
     /// with `/` between folders.
     pub files: Vec<String>,
-    /// The pages the work is printed on, when given as numbers
-    /// ("291--293"): an article's or a chapter's.
-    pub pages: Option<(u32, u32)>,
+    /// The pages the work is printed on, when given as one range of
+    /// numbers ("291--293", "xi--xiv"): an article's or a chapter's.
+    pub pages: Option<WorkPages>,
     pub(crate) record: Record,
 }
 
@@ -290,15 +291,21 @@ fn work_of_csl(id: String, item: csl_json::Item, files: Vec<String>) -> Work {
     }
 }
 
-/// "291--293", "291–93" (the end abbreviated), "12": the first and last
-/// page as numbers; `None` for roman numerals, several ranges, a last page
-/// before the first.
-fn page_range(pages: &str) -> Option<(u32, u32)> {
+/// "291--293", "291–93" (the end abbreviated), "12", "xi--xiv": the first
+/// and last page; `None` for several ranges, a last page before the first.
+fn page_range(pages: &str) -> Option<WorkPages> {
     let p = pages.trim();
     let (a, b) = match p.find(['-', '–', '—']) {
         Some(i) => (&p[..i], p[i..].trim_start_matches(['-', '–', '—']).trim()),
         None => (p, p),
     };
+    if let (Some(first), Some(last)) = (roman_value(a.trim()), roman_value(b)) {
+        return (last >= first).then_some(WorkPages {
+            first,
+            last,
+            roman: true,
+        });
+    }
     let a: u32 = a.trim().parse().ok()?;
     let mut b: u32 = b.parse().ok()?;
     // "291–93": the end written with the start's leading digits left off.
@@ -307,7 +314,21 @@ fn page_range(pages: &str) -> Option<(u32, u32)> {
         let m = 10u32.pow(db as u32);
         b += a / m * m;
     }
-    (a >= 1 && b >= a && b - a < 10_000).then_some((a, b))
+    (a >= 1 && b >= a && b - a < 10_000).then_some(WorkPages {
+        first: a,
+        last: b,
+        roman: false,
+    })
+}
+
+/// The number a Roman numeral writes ("xiv", "XIV"), when it is one as
+/// books number their front matter.
+fn roman_value(s: &str) -> Option<u32> {
+    let lower = s.to_lowercase();
+    if lower.is_empty() || lower.len() > 12 || !lower.chars().all(|c| "ivxlcdm".contains(c)) {
+        return None;
+    }
+    (1..=3999u32).find(|&n| crate::ingest::roman_numeral(u64::from(n)) == lower)
 }
 
 /// A DOI without its resolver or scheme, lower-cased (DOIs are
@@ -422,12 +443,16 @@ pub(crate) mod tests {
 
     #[test]
     fn page_ranges_as_numbers() {
-        assert_eq!(page_range("291--293"), Some((291, 293)));
-        assert_eq!(page_range("291–93"), Some((291, 293)));
-        assert_eq!(page_range(" 12 "), Some((12, 12)));
-        assert_eq!(page_range("1-10"), Some((1, 10)));
-        assert_eq!(page_range("199–8"), None, "before the first");
-        for none in ["xi--xx", "3, 7", "e123", "", "20-10"] {
+        let range = |p: &str| page_range(p).map(|w| (w.first, w.last, w.roman));
+        assert_eq!(range("291--293"), Some((291, 293, false)));
+        assert_eq!(range("291–93"), Some((291, 293, false)));
+        assert_eq!(range(" 12 "), Some((12, 12, false)));
+        assert_eq!(range("1-10"), Some((1, 10, false)));
+        assert_eq!(range("199–8"), None, "before the first");
+        // A foreword's pages, in Roman numerals.
+        assert_eq!(range("xi--xiv"), Some((11, 14, true)));
+        assert_eq!(range("XI–XX"), Some((11, 20, true)));
+        for none in ["xx--xi", "3, 7", "e123", "", "20-10", "iix--x", "xi--14"] {
             assert_eq!(page_range(none), None, "{none}");
         }
     }

@@ -174,7 +174,10 @@ pub fn check(
                      pages as @{} is printed{})",
                     work.key,
                     work.pages
-                        .map(|(a, b)| format!(", {}", pages_words(&format!("{a}–{b}"))))
+                        .map(|w| {
+                            let range = format!("{}–{}", w.label(w.first), w.label(w.last));
+                            format!(", {}", pages_words(&range))
+                        })
                         .unwrap_or_default()
                 ),
                 CitationCheck::Ok if citation.page.is_none() => match &citation.unread_locator {

@@ -157,8 +157,8 @@ impl Matched {
                 // author's notes on it).
                 let title_of_w = bib.works[w].title.as_deref();
                 let titled_w = |t: &str| title_of_w.is_some_and(|w| title_similarity(w, t) >= 0.95);
-                let work_elsewhere =
-                    !titled_w(&s.title) && sources.iter().any(|o| o.id != s.id && titled_w(&o.title));
+                let work_elsewhere = !titled_w(&s.title)
+                    && sources.iter().any(|o| o.id != s.id && titled_w(&o.title));
                 if !titled_other && !work_elsewhere {
                     work_of.insert(s.id.clone(), (w, MatchHow::Doi));
                 }

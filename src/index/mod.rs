@@ -110,6 +110,26 @@ impl FileStamp {
     }
 }
 
+/// The pages a work is printed on, as its bibliography entry gives them:
+/// first and last, counted in Roman numerals ("xi--xiv", a foreword) or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkPages {
+    pub first: u32,
+    pub last: u32,
+    pub roman: bool,
+}
+
+impl WorkPages {
+    /// Page `n` as the work prints it: "13", or "xiii".
+    pub fn label(&self, n: u32) -> String {
+        if self.roman {
+            crate::ingest::roman_numeral(u64::from(n))
+        } else {
+            n.to_string()
+        }
+    }
+}
+
 impl FileEntry {
     /// The printed label of physical page `page` (1-based), else the page
     /// number itself.
@@ -123,20 +143,21 @@ impl FileEntry {
     }
 
     /// The printed page of physical page `page` of a work printed on pages
-    /// `work` (its bibliography's "291--293"): the page label, else, when
-    /// the file has exactly the work's pages, the page the work counts to,
-    /// else the number itself. `None` when it cannot be known: a work
-    /// printed from past page 1 whose file neither labels its pages nor
-    /// has as many as the work (a cover page, an offprint).
-    pub fn printed_page(&self, page: u32, work: Option<(u32, u32)>) -> Option<String> {
+    /// `work` (its bibliography's "291--293", "xi--xiv"): the page label,
+    /// else, when the file has exactly the work's pages, the page the work
+    /// counts to, else the number itself. `None` when it cannot be known: a
+    /// work printed from past page 1, or on Roman-numbered pages, whose
+    /// file neither labels its pages nor has as many as the work (a cover
+    /// page, an offprint).
+    pub fn printed_page(&self, page: u32, work: Option<WorkPages>) -> Option<String> {
         if self.page_labels.is_some() {
             return Some(self.page_label(page));
         }
         match work {
-            Some((a, b)) if self.pages == Some(b - a + 1) && page <= b - a + 1 => {
-                Some((a + page - 1).to_string())
+            Some(w) if self.pages == Some(w.last - w.first + 1) && page <= w.last - w.first + 1 => {
+                Some(w.label(w.first + page - 1))
             }
-            Some((a, _)) if a > 1 => None,
+            Some(w) if w.first > 1 || w.roman => None,
             _ => Some(page.to_string()),
         }
     }
@@ -148,7 +169,7 @@ impl Manifest {
         &self,
         source_id: &str,
         page: u32,
-        work: Option<(u32, u32)>,
+        work: Option<WorkPages>,
     ) -> Option<String> {
         match self.files.get(source_id) {
             Some(f) => f.printed_page(page, work),
@@ -164,7 +185,7 @@ impl Manifest {
         source_id: &str,
         first: u32,
         last: u32,
-        work: Option<(u32, u32)>,
+        work: Option<WorkPages>,
     ) -> Option<String> {
         let a = self.printed_page(source_id, first, work)?;
         if last == first {

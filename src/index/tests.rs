@@ -335,7 +335,8 @@ proptest::proptest! {
             modified: None,
             seen: None,
         };
-        match entry.printed_page(page, Some((a, b))) {
+        let work = WorkPages { first: a, last: b, roman: false };
+        match entry.printed_page(page, Some(work)) {
             Some(p) if labelled => proptest::prop_assert_eq!(p, format!("L{page}")),
             Some(p) if a > 1 => {
                 let n: u32 = p.parse().unwrap();
@@ -556,4 +557,40 @@ fn equal_scores_are_ordered_by_chunk_id() {
         ids,
         ["f00.md#0", "f01.md#0", "f02.md#0", "f03.md#0", "f04.md#0"]
     );
+}
+
+/// A work printed on Roman-numbered pages (a foreword, "xi--xiv") is
+/// counted in them when the file has exactly its pages, and left
+/// unchecked when it has not: never checked against the physical page.
+#[test]
+fn a_foreword_is_counted_in_roman_numerals() {
+    let entry = |pages: u32| FileEntry {
+        hash: String::new(),
+        size: 0,
+        title: String::new(),
+        format: crate::ingest::Format::Pdf,
+        chunks: 0,
+        author: None,
+        encoding: None,
+        page_labels: None,
+        pages: Some(pages),
+        modified: None,
+        seen: None,
+    };
+    let foreword = WorkPages {
+        first: 11,
+        last: 14,
+        roman: true,
+    };
+    assert_eq!(
+        entry(4).printed_page(3, Some(foreword)).as_deref(),
+        Some("xiii")
+    );
+    assert_eq!(entry(5).printed_page(3, Some(foreword)), None);
+    let preface = WorkPages {
+        first: 1,
+        last: 4,
+        roman: true,
+    };
+    assert_eq!(entry(6).printed_page(2, Some(preface)), None);
 }

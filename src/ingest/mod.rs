@@ -7,7 +7,6 @@
 //! here aborts a run, and nothing here writes to the sources folder.
 
 pub mod decode;
-#[cfg(test)]
 pub(crate) use pdf::roman as roman_numeral;
 mod css;
 mod docx;
