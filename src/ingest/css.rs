@@ -14,18 +14,23 @@ pub(super) fn hides(declarations: &str) -> bool {
         .map(|(prop, value)| (prop.trim(), value.trim_end_matches("!important").trim()))
         .collect();
     let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
-    let squeezed = has("overflow", &|v| matches!(v, "hidden" | "clip"))
+    let overflow = |v: &str| matches!(v, "hidden" | "clip");
+    let squeezed = (has("overflow", &overflow)
+        || has("overflow-x", &overflow)
+        || has("overflow-y", &overflow))
         && ["width", "height", "max-width", "max-height"]
             .iter()
             .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
-    let reversed = has("unicode-bidi", &|v| v.starts_with("bidi-override"))
-        && has("direction", &|v| v == "rtl");
+    let reversed = has("unicode-bidi", &|v| {
+        v.starts_with("bidi-override") || v.starts_with("isolate-override")
+    }) && has("direction", &|v| v == "rtl");
     squeezed
         || reversed
         || decls.iter().any(|&(prop, value)| match prop {
             "display" => value == "none",
             "visibility" => matches!(value, "hidden" | "collapse"),
-            "opacity" => zero(value),
+            "content-visibility" => value == "hidden",
+            "opacity" => faint(value),
             "font-size" => too_small(value),
             "color" => transparent(value),
             "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
@@ -38,25 +43,79 @@ pub(super) fn hides(declarations: &str) -> bool {
                         .all(|a| length(a).is_some_and(|(x, _)| x.abs() <= 1.0))
             }),
             "clip-path" => calls(value).iter().any(|(f, args)| match *f {
-                "inset" => args
-                    .first()
-                    .and_then(|a| length(a))
-                    .is_some_and(|(x, unit)| unit == "%" && x >= 50.0),
+                "inset" => inset_closes(args),
                 "circle" | "ellipse" => args.first().is_some_and(|a| zero(a)),
                 _ => false,
             }),
             "transform" => calls(value).iter().any(|(f, args)| {
-                (f.starts_with("scale") && args.iter().any(|a| zero(a)))
+                (f.starts_with("scale") && args.iter().any(|a| faint(a)))
                     || (f.starts_with("translate") && args.iter().any(|a| far_off(a)))
             }),
             "filter" => calls(value)
                 .iter()
-                .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| zero(a))),
+                .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| faint(a))),
             _ => false,
         })
 }
 
-fn without_comments(s: &str) -> String {
+/// Set apart as a block (`display: block`, a list item, a table).
+pub(super) fn displays_as_block(declarations: &str) -> bool {
+    let d = tidy(&without_comments(declarations));
+    d.split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .filter(|(p, _)| p.trim() == "display")
+        .any(|(_, v)| {
+            matches!(
+                v.trim_end_matches("!important").trim(),
+                "block" | "list-item" | "table" | "flex" | "grid" | "table-row"
+            )
+        })
+}
+
+/// A superscript (`Some(true)`) or subscript (`Some(false)`) by
+/// `vertical-align`.
+pub(super) fn vertical_shift(declarations: &str) -> Option<bool> {
+    let d = tidy(&without_comments(declarations));
+    d.split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .filter(|(p, _)| p.trim() == "vertical-align")
+        .find_map(|(_, v)| match v.trim_end_matches("!important").trim() {
+            "super" => Some(true),
+            "sub" => Some(false),
+            _ => None,
+        })
+}
+
+/// An `inset()` that clips everything: top and bottom, or left and right,
+/// meet (`inset(50%)`, `inset(0 0 100% 0)`).
+fn inset_closes(args: &[&str]) -> bool {
+    let pct: Vec<f64> = args
+        .iter()
+        .take_while(|a| **a != "round")
+        .map(|a| match length(a) {
+            Some((x, "%")) => x,
+            _ => 0.0,
+        })
+        .collect();
+    let (top, right, bottom, left) = match pct[..] {
+        [a] => (a, a, a, a),
+        [a, b] => (a, b, a, b),
+        [a, b, c] => (a, b, c, b),
+        [a, b, c, d, ..] => (a, b, c, d),
+        [] => return false,
+    };
+    top + bottom >= 100.0 || left + right >= 100.0
+}
+
+/// Zero, or so near it that nothing shows (an opacity or a scale of 0.01).
+fn faint(v: &str) -> bool {
+    length(v).is_some_and(|(x, unit)| match unit {
+        "%" => x.abs() < 5.0,
+        _ => x.abs() < 0.05,
+    })
+}
+
+pub(super) fn without_comments(s: &str) -> String {
     let mut out = String::new();
     let mut rest = s;
     while let Some(at) = rest.find("/*") {
@@ -191,7 +250,13 @@ mod tests {
             "max-height: 0; overflow: hidden",
             "filter: opacity(0)",
             "unicode-bidi: bidi-override; direction: rtl",
+            "unicode-bidi: isolate-override; direction: rtl",
             "/* shown */ display: none",
+            "height: 0; overflow-y: hidden",
+            "clip-path: inset(0 0 100% 0)",
+            "content-visibility: hidden",
+            "opacity: 0.01",
+            "transform: scale(0.01)",
         ] {
             assert!(hides(hiding), "{hiding}");
         }
@@ -218,6 +283,10 @@ mod tests {
             "filter: opacity(0.8)",
             "direction: rtl",
             "/* display: none */ color: red",
+            "clip-path: inset(0 0 40% 0)",
+            "content-visibility: auto",
+            "opacity: 0.1",
+            "transform: scale(0.5)",
         ] {
             assert!(!hides(showing), "{showing}");
         }

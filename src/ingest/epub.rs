@@ -1,7 +1,8 @@
 //! EPUB (2 and 3): the XHTML documents of the spine, in reading order, each
 //! read as HTML; the title and author from the package metadata
 //! (`dc:title`, `dc:creator`). The navigation document and anything outside
-//! the spine (covers, style sheets, images) are not text. Reading is bounded
+//! the spine (covers, images) are not text, nor an image the spine lists;
+//! the book's style sheets apply to its chapters. Reading is bounded
 //! so that a zip bomb cannot exhaust memory.
 
 use super::{Extracted, html, xml_attr as attr};
@@ -27,6 +28,16 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
         author: package.author,
         ..Default::default()
     };
+    // The book's style sheets apply to its chapters, as a reader applies
+    // them: text they hide is not text. (All of them to every chapter:
+    // books keep one or two.)
+    let mut css = String::new();
+    for href in &package.styles {
+        if let Ok(bytes) = read_bytes(&mut zip, &resolve(base, href), &mut budget) {
+            css.push_str(&String::from_utf8_lossy(&bytes));
+            css.push('\n');
+        }
+    }
     for href in &package.spine {
         let name = resolve(base, href);
         let Ok(doc) = read_bytes(&mut zip, &name, &mut budget) else {
@@ -39,8 +50,12 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
             }
             continue;
         };
-        let (text, _) = super::decode::decode(&doc)?;
-        append(&mut out, html::extract(&text));
+        // An image or other document that is not text in the spine (a
+        // cover): not read; the chapters are.
+        let Ok((text, _)) = super::decode::decode(&doc) else {
+            continue;
+        };
+        append(&mut out, html::extract_styled(&text, &css));
         if out.text.len() > max_text_bytes {
             break; // the caller reports the size
         }
@@ -119,6 +134,8 @@ struct Package {
     author: Option<String>,
     /// Hrefs (relative to the package file) of the spine's documents.
     spine: Vec<String>,
+    /// Hrefs of the book's style sheets.
+    styles: Vec<String>,
 }
 
 impl Package {
@@ -142,6 +159,9 @@ impl Package {
                         if let (Some(id), Some(href)) = (attr(&e, b"id"), attr(&e, b"href")) {
                             let nav = attr(&e, b"properties")
                                 .is_some_and(|v| v.split_whitespace().any(|x| x == "nav"));
+                            if attr(&e, b"media-type").as_deref() == Some("text/css") {
+                                p.styles.push(href.clone());
+                            }
                             items.push((id, href, nav));
                         }
                     }
@@ -243,14 +263,21 @@ pub(crate) mod tests {
     use std::io::Write;
 
     /// A small EPUB 3: `chapters` as XHTML bodies, in spine order, plus a
-    /// navigation document and a cover image outside the text.
+    /// navigation document, a cover image (in the spine, as many books
+    /// have it) and a style sheet that hides the class `hid`.
     pub(crate) fn make_epub(title: &str, author: &str, chapters: &[&str]) -> Vec<u8> {
         let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
         let opts = zip::write::SimpleFileOptions::default();
-        let mut put = |name: &str, body: &str| {
+        let mut put_bytes = |name: &str, body: &[u8]| {
             w.start_file(name, opts).unwrap();
-            w.write_all(body.as_bytes()).unwrap();
+            w.write_all(body).unwrap();
         };
+        put_bytes(
+            "OEBPS/images/cover.jpg",
+            b"\xff\xd8\xff\xe0\x00\x10JFIF\x00",
+        );
+        put_bytes("OEBPS/styles/book.css", b"p .hid { display: none }");
+        let mut put = |name: &str, body: &str| put_bytes(name, body.as_bytes());
         put("mimetype", "application/epub+zip");
         put(
             "META-INF/container.xml",
@@ -258,9 +285,10 @@ pub(crate) mod tests {
         );
         let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;");
         let mut manifest = String::from(
-            r#"<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="cover" href="images/cover.jpg" media-type="image/jpeg"/>"#,
+            r#"<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="cover" href="images/cover.jpg" media-type="image/jpeg"/><item id="css" href="styles/book.css" media-type="text/css"/>"#,
         );
-        let mut spine = String::from(r#"<itemref idref="nav" linear="no"/>"#);
+        let mut spine =
+            String::from(r#"<itemref idref="cover"/><itemref idref="nav" linear="no"/>"#);
         // Listed in reverse in the manifest: the spine decides the order.
         for i in (0..chapters.len()).rev() {
             manifest.push_str(&format!(
@@ -282,7 +310,6 @@ pub(crate) mod tests {
             "OEBPS/nav.xhtml",
             "<html><body><nav><ol><li>Contents entry that is not text</li></ol></nav></body></html>",
         );
-        put("OEBPS/images/cover.jpg", "\u{ff}\u{d8} not text");
         for (i, c) in chapters.iter().enumerate() {
             put(
                 &format!("OEBPS/text/chapter {i}.xhtml"),
@@ -299,10 +326,14 @@ pub(crate) mod tests {
             "Ann Lee",
             &[
                 "<h1>One</h1><p>The keeper lit the lamp at dusk.</p>",
-                "<h1>Two</h1><p>The relief boat came in <em>spring</em>.</p>",
+                "<h1>Two</h1><p>The relief boat came in <em>spring</em><span class=\"hid\"> never</span>.</p>",
             ],
         );
+        // The cover image in the spine is not read, and the rest is; the
+        // book's style sheet hides its class.
         let ex = extract(&bytes, 1 << 20).unwrap();
+        assert!(!ex.text.contains("never"), "{}", ex.text);
+        assert!(!ex.text.contains("JFIF"), "{}", ex.text);
         assert_eq!(ex.title.as_deref(), Some("Lights & Keepers"));
         assert_eq!(ex.author.as_deref(), Some("Ann Lee"));
         let one = ex.text.find("The keeper lit the lamp at dusk.").unwrap();

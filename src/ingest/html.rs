@@ -6,14 +6,18 @@ use super::{BlockKind, Extracted};
 use scraper::{Html, Node};
 
 /// Not text: chrome, deleted text (`<del>`, `<s>`, `<strike>`: struck
-/// out, as a Word document's tracked deletions are), and what the page
-/// shows that is not text (an image, a form field, a button, a drawing).
+/// out, as a Word document's tracked deletions are), what the page shows
+/// that is not text (an image, a form field, a button, a drawing, a
+/// formula: MathML's ½ is no "12"), and ruby annotations.
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
-    "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas",
+    "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas", "math", "rt", "rp",
 ];
-/// Skipped elements a reader never sees in the page: no mark.
-const NEVER_SHOWN: &[&str] = &["script", "style", "noscript", "template", "head"];
+/// Skipped elements a reader never sees in the line: no mark. (A ruby
+/// annotation `<rt>` is set above its base text, not in the line.)
+const NEVER_SHOWN: &[&str] = &[
+    "script", "style", "noscript", "template", "head", "rt", "rp",
+];
 const BLOCK: &[&str] = &[
     "p",
     "div",
@@ -42,6 +46,11 @@ const BLOCK: &[&str] = &[
 ];
 
 pub fn extract(text: &str) -> Extracted {
+    extract_styled(text, "")
+}
+
+/// [`extract`], with style sheets the page links (`css`) read as its own.
+pub fn extract_styled(text: &str, css: &str) -> Extracted {
     let doc = Html::parse_document(text);
     let mut out = Extracted::default();
     let title = scraper::Selector::parse("title")
@@ -50,7 +59,7 @@ pub fn extract(text: &str) -> Extracted {
         .map(|t| super::collapse_ws(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
-    let hide = hidden_classes(&doc);
+    let hide = super::sheet::styled(&doc, css);
     walk(doc.tree.root(), &mut out, &mut buf, &hide);
     flush(&mut out, &mut buf);
     out.title = title.or_else(|| {
@@ -75,6 +84,8 @@ enum Step<'a> {
     Flush,
     /// The end of a note ([`is_note`]): its closing mark.
     EndNote,
+    /// The end of an element the style sheet writes text after: a mark.
+    Mark,
 }
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
@@ -92,13 +103,17 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                 out.push(BlockKind::Para, "\u{FFFC}", None);
                 continue;
             }
+            Step::Mark => {
+                buf.push_str(" \u{FFFC} ");
+                continue;
+            }
             Step::Visit(n) => n,
         };
         match child.value() {
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                if SKIP.contains(&name) || hidden(el, hide) {
+                if SKIP.contains(&name) || hidden(child.id(), el, hide) {
                     // Not read as text, but maybe shown (a button, an
                     // image, struck-out words, an element whose hiding
                     // style a stylesheet or a later declaration undoes):
@@ -107,17 +122,30 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     // <button>not</button> recommended" is not "is
                     // recommended").
                     let field = name == "input" && el.attr("type") == Some("hidden");
-                    if !NEVER_SHOWN.contains(&name) && !field && !buf.trim().is_empty() {
+                    // A hidden element that holds no text (a line break
+                    // a poem's style sheet hides) hides no words.
+                    let empty = !SKIP.contains(&name)
+                        && child.descendants().all(|d| match d.value() {
+                            Node::Text(t) => t.trim().is_empty(),
+                            _ => true,
+                        });
+                    if !NEVER_SHOWN.contains(&name) && !field && !empty && !buf.trim().is_empty() {
                         buf.push_str(" \u{FFFC} ");
                     }
                     continue;
                 }
-                if let Some(shifted) = (matches!(name, "sup" | "sub"))
-                    .then(|| crate::text::shifted(&collect_text(child, hide), name == "sup"))
-                    .flatten()
+                if let Some(shifted) = shift(child.id(), el, hide)
+                    .and_then(|sup| crate::text::shifted(&collect_text(child, hide), sup))
                 {
                     buf.push_str(&shifted);
                     continue;
+                }
+                // Text the style sheet writes before or after it
+                // (`::before { content: "not " }`) is not read: a mark on
+                // either side keeps the words around it apart.
+                if hide.generated.contains(&child.id()) {
+                    buf.push_str(" \u{FFFC} ");
+                    stack.push(Step::Mark);
                 }
                 if let Some(level) = heading_level(name) {
                     flush(out, buf);
@@ -139,7 +167,10 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     out.push(BlockKind::Para, "\u{FFFC}", None);
                     stack.push(Step::EndNote);
                     stack.extend(child.children().rev().map(Step::Visit));
-                } else if BLOCK.contains(&name) {
+                } else if BLOCK.contains(&name)
+                    || hide.blocks.contains(&child.id())
+                    || el.attr("style").is_some_and(super::css::displays_as_block)
+                {
                     flush(out, buf);
                     stack.push(Step::Flush);
                     stack.extend(child.children().rev().map(Step::Visit));
@@ -173,7 +204,7 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
             Edge::Open(n) if n.id() == node.id() => {}
             Edge::Open(n) => match n.value() {
                 Node::Element(el)
-                    if skipping > 0 || SKIP.contains(&el.name()) || hidden(el, hide) =>
+                    if skipping > 0 || SKIP.contains(&el.name()) || hidden(n.id(), el, hide) =>
                 {
                     skipping += 1
                 }
@@ -195,50 +226,16 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
     out
 }
 
-/// The classes the page's own style sheets hide (`.note { display: none
-/// }`): simple class selectors only.
-type Hide = std::collections::HashSet<String>;
-
-fn hidden_classes(doc: &Html) -> Hide {
-    let mut hide = Hide::new();
-    let Ok(sel) = scraper::Selector::parse("style") else {
-        return hide;
-    };
-    for sheet in doc.select(&sel) {
-        let css: String = sheet.text().collect();
-        for rule in css.split('}') {
-            let Some((selectors, body)) = rule.split_once('{') else {
-                continue;
-            };
-            if !super::css::hides(body) {
-                continue;
-            }
-            for s in selectors.split(',') {
-                // ".note" or "span.note": the class; anything more
-                // (descendants, states) is not read.
-                let s = s.trim();
-                if let Some((_, class)) = s.split_once('.')
-                    && !class.is_empty()
-                    && class
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-                {
-                    hide.insert(class.to_string());
-                }
-            }
-        }
-    }
-    hide
-}
+type Hide = super::sheet::Styled;
 
 /// An element the page does not show as written: `hidden`, styled
 /// `display: none`, `visibility: hidden`, `opacity: 0`, `font-size: 0`,
 /// transparent, moved far off the page, clipped or squeezed to a pixel,
 /// scaled to nothing, or drawn right to left (`<bdo dir="rtl">`, a bidi
-/// override), or of a class the page's style sheet hides.
+/// override), or hidden by a rule of the page's style sheets.
 /// (Where a stylesheet shows it after all, the mark it leaves keeps the
 /// words either side apart.)
-fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
+fn hidden(id: ego_tree::NodeId, el: &scraper::node::Element, hide: &Hide) -> bool {
     el.attr("hidden").is_some()
         || (el.name() == "bdo"
             && el
@@ -246,7 +243,25 @@ fn hidden(el: &scraper::node::Element, hide: &Hide) -> bool {
                 .is_some_and(|d| d.eq_ignore_ascii_case("rtl")))
         || (el.name() == "dialog" && el.attr("open").is_none())
         || el.attr("style").is_some_and(super::css::hides)
-        || el.classes().any(|c| hide.contains(c))
+        || hide.hidden.contains(&id)
+}
+
+/// A superscript (`Some(true)`) or subscript: `<sup>`, `<sub>`, or
+/// `vertical-align` in its style or the page's style sheets.
+fn shift(id: ego_tree::NodeId, el: &scraper::node::Element, hide: &Hide) -> Option<bool> {
+    match el.name() {
+        "sup" => return Some(true),
+        "sub" => return Some(false),
+        _ => {}
+    }
+    if let Some(s) = el.attr("style").and_then(super::css::vertical_shift) {
+        return Some(s);
+    }
+    if hide.raised.contains(&id) {
+        Some(true)
+    } else {
+        hide.lowered.contains(&id).then_some(false)
+    }
 }
 
 /// A footnote or endnote, which a reader shows apart from the text: EPUB's
@@ -401,12 +416,84 @@ mod tests {
              .pagenum { /* visibility: hidden; */ }</style></head>\
              <body><p>Keepers were <span class=\"sec\">never</span> paid <span class=\"loud\">well</span>\
              <span class=\"pagenum\" style=\"/* display:none */ color:red\">[Pg 5]</span>.</p>\
-             <h2>The <b class=\"gone\">Secret</b> Light</h2></body></html>",
+             <h2>The <span class=\"gone\">Secret</span> <b class=\"gone\">Shown</b> Light</h2></body></html>",
         );
+        // `span.gone` hides a span of that class, not a `<b>` (a browser
+        // shows it).
         assert_eq!(
             ex.text,
-            "Keepers were \u{FFFC} paid well[Pg 5].\n\nThe Light"
+            "Keepers were \u{FFFC} paid well[Pg 5].\n\nThe Shown Light"
         );
+    }
+
+    /// The page's own style sheets hide by any selector (an id, an
+    /// element, an attribute, a descendant, inside `@media` for screens),
+    /// raise superscripts, and write text before or after elements, which
+    /// leaves a mark; a formula and a ruby annotation are not read in the
+    /// line. An EPUB's linked sheet counts as the page's own.
+    #[test]
+    fn what_the_pages_style_sheets_do_is_read_as_shown() {
+        let page = |css: &str, body: &str| {
+            extract_styled(
+                &format!("<html><head><style>{css}</style></head><body>{body}</body></html>"),
+                "",
+            )
+            .text
+        };
+        for css in [
+            "#x { display: none }",
+            "p span { visibility: hidden }",
+            "span[data-n] { display: none }",
+            "span.a.b { display: none }",
+            "@media screen { span { display: none } }",
+        ] {
+            let t = page(
+                css,
+                "<p>The keepers were <span id=\"x\" data-n=\"1\" class=\"a b\">never</span> paid.</p>",
+            );
+            assert!(!t.contains("never"), "{css}: {t}");
+            assert!(t.contains('\u{FFFC}'), "{css}: {t}");
+        }
+        let t = page(
+            "@media print { span { display: none } }",
+            "<p>were <span>never</span> paid</p>",
+        );
+        assert!(t.contains("were never paid"), "{t}");
+        let t = page(
+            ".neg::before { content: 'not ' }",
+            "<p>was <span class=\"neg\"></span>allowed</p>",
+        );
+        assert!(!t.contains("was allowed"), "{t}");
+        let t = page(
+            ".sup { vertical-align: super }",
+            "<p>10<span class=\"sup\">6</span> times</p>",
+        );
+        assert!(t.contains("10⁶ times"), "{t}");
+        let t = page(
+            "",
+            "<p>10<span style=\"vertical-align: super\">6</span> times</p>",
+        );
+        assert!(t.contains("10⁶ times"), "{t}");
+        let t = page(
+            "",
+            "<p>It was <math><mfrac><mn>1</mn><mn>2</mn></mfrac></math> of it.</p>",
+        );
+        assert!(!t.contains("12") && t.contains('\u{FFFC}'), "{t}");
+        let t = page("", "<p>A <ruby>light<rt>house</rt></ruby> keeper.</p>");
+        assert_eq!(t, "A light keeper.");
+        // A poem's lines: spans the sheet makes blocks, line breaks it
+        // hides (Project Gutenberg's style).
+        let t = page(
+            ".poem br { display: none } .poem span.i0 { display: block }",
+            "<div class=\"poem\"><span class=\"i0\">Der Abend dämmert<br/></span>\
+             <span class=\"i0\">Da sind zwei Herzen<br/></span></div>",
+        );
+        assert_eq!(t, "Der Abend dämmert\n\nDa sind zwei Herzen");
+        let linked = extract_styled(
+            "<html><body><p>The keepers were <span class=\"h\">never</span> paid.</p></body></html>",
+            ".h { display: none }",
+        );
+        assert!(!linked.text.contains("never"), "{}", linked.text);
     }
 
     /// A table's row is one passage with its cells apart.

@@ -19,6 +19,7 @@ pub mod metadata;
 mod pdf;
 mod plain;
 mod read;
+mod sheet;
 pub mod worker;
 pub use ids::{source_id, source_path};
 pub use read::read_limited;

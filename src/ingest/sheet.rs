@@ -1,0 +1,163 @@
+//! A page's own style sheets (its `<style>` elements, and an EPUB's style
+//! sheets): which elements their rules hide, which they raise or lower as
+//! superscripts and subscripts, and which get text the sheet writes before
+//! or after them (`::before { content: "not " }`). Selectors are matched
+//! as a browser matches them (any selector `scraper` reads: ids, element
+//! names, attributes, descendants); rules inside `@media` apply unless the
+//! query is for print only.
+
+use scraper::{Html, Selector};
+use std::collections::HashSet;
+
+/// What the sheets do to the page's elements, by node id.
+#[derive(Default)]
+pub(super) struct Styled {
+    pub hidden: HashSet<ego_tree::NodeId>,
+    pub raised: HashSet<ego_tree::NodeId>,
+    pub lowered: HashSet<ego_tree::NodeId>,
+    /// Elements with text written before or after them by the sheet.
+    pub generated: HashSet<ego_tree::NodeId>,
+    /// Elements the sheet sets apart as blocks (`display: block`, a
+    /// poem's lines).
+    pub blocks: HashSet<ego_tree::NodeId>,
+}
+
+/// Read the page's `<style>` elements and `extra` (style sheets the page
+/// links, as an EPUB's package holds them).
+pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
+    let mut css = extra.to_string();
+    if let Ok(sel) = Selector::parse("style") {
+        for sheet in doc.select(&sel) {
+            css.push('\n');
+            css.extend(sheet.text());
+        }
+    }
+    let mut out = Styled::default();
+    if css.trim().is_empty() {
+        return out;
+    }
+    for (selectors, body) in rules(&super::css::without_comments(&css)) {
+        let hides = super::css::hides(body);
+        let shift = super::css::vertical_shift(body);
+        let writes = generates_text(body);
+        let block = super::css::displays_as_block(body);
+        if !hides && shift.is_none() && !writes && !block {
+            continue;
+        }
+        for s in selectors.split(',') {
+            let s = s.trim();
+            let pseudo = ["::before", "::after", ":before", ":after"]
+                .iter()
+                .find_map(|p| s.strip_suffix(p));
+            let (target, generated) = match pseudo {
+                Some(base) => (base, true),
+                None => (s, false),
+            };
+            let Ok(sel) = Selector::parse(if target.is_empty() { "*" } else { target }) else {
+                continue;
+            };
+            for el in doc.select(&sel) {
+                let id = el.id();
+                if generated {
+                    if writes {
+                        out.generated.insert(id);
+                    }
+                    continue;
+                }
+                if hides {
+                    out.hidden.insert(id);
+                }
+                if block {
+                    out.blocks.insert(id);
+                }
+                match shift {
+                    Some(true) => out.raised.insert(id),
+                    Some(false) => out.lowered.insert(id),
+                    None => false,
+                };
+            }
+        }
+    }
+    out
+}
+
+/// Does a rule's body write text (`content: "not "`, not `""` or an
+/// image)?
+fn generates_text(body: &str) -> bool {
+    body.split(';').any(|decl| {
+        decl.split_once(':').is_some_and(|(p, v)| {
+            p.trim().eq_ignore_ascii_case("content")
+                && v.split(['"', '\''])
+                    .skip(1)
+                    .step_by(2)
+                    .any(|quoted| quoted.chars().any(char::is_alphanumeric))
+        })
+    })
+}
+
+/// The style rules of a sheet: (selectors, declarations). The bodies of
+/// `@media` (unless for print only) and `@supports` are read as rules;
+/// other at-rules (`@font-face`, `@page`, `@keyframes`) are not rules.
+fn rules(css: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = css;
+    while let Some(open) = rest.find('{') {
+        let head = rest[..open].trim();
+        // The block's end, nested blocks counted.
+        let mut depth = 0usize;
+        let mut close = None;
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let close = close.unwrap_or(rest.len());
+        let body = &rest[(open + 1).min(close)..close];
+        // What ends a previous declaration-less statement (`@import …;`).
+        let head = head.rsplit(';').next().unwrap_or(head).trim();
+        if let Some(at) = head.strip_prefix('@') {
+            let lower = at.to_ascii_lowercase();
+            let print_only = lower.contains("print") && !lower.contains("screen");
+            if (lower.starts_with("media") && !print_only) || lower.starts_with("supports") {
+                out.extend(rules(body));
+            }
+        } else {
+            out.push((head, body));
+        }
+        rest = rest.get(close + 1..).unwrap_or("");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_of_a_sheet_with_at_rules() {
+        let css = "@import url(x.css); p.a, #b { display: none } \
+                   @media screen and (min-width: 1px) { span[data-x] { visibility: hidden } } \
+                   @media print { .c { display: none } } \
+                   @font-face { font-family: X; src: url(x.woff) } .d::before { content: 'not ' }";
+        let got = rules(css);
+        let selectors: Vec<&str> = got.iter().map(|(s, _)| *s).collect();
+        assert_eq!(selectors, ["p.a, #b", "span[data-x]", ".d::before"]);
+    }
+
+    #[test]
+    fn text_written_by_the_sheet() {
+        assert!(generates_text("content: 'not '"));
+        assert!(generates_text("color: red; content: \"[1]\""));
+        assert!(!generates_text("content: ''"));
+        assert!(!generates_text("content: url(x.png)"));
+        assert!(!generates_text("color: red"));
+    }
+}
