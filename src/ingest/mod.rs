@@ -8,6 +8,7 @@
 
 pub mod decode;
 pub(crate) use pdf::roman as roman_numeral;
+mod bidi;
 mod css;
 mod docx;
 mod epub;
@@ -323,6 +324,7 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
         Format::Epub => guarded("EPUB", || epub::extract(bytes, limits.max_text_bytes))?,
     };
     let mut extracted = extracted;
+    bidi::hide_reversed(&mut extracted.text);
     kinds::classify(&mut extracted);
     if extracted.text.len() > limits.max_text_bytes {
         return Err(format!(
