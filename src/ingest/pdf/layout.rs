@@ -101,6 +101,9 @@ pub(crate) struct Recorder {
     first_char: bool,
     last_end: f64,
     last_y: f64,
+    /// Baseline and size of the line's last character set on it (not
+    /// raised or lowered): what a superscript is raised from.
+    base: Option<(f64, f64)>,
 }
 
 impl Recorder {
@@ -114,6 +117,7 @@ impl Recorder {
             first_char: false,
             last_end: 0.0,
             last_y: 0.0,
+            base: None,
         }
     }
 }
@@ -152,9 +156,33 @@ impl Recorder {
         } else {
             1.0
         };
+        let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
+        // A digit set smaller and raised (or lowered) right after the
+        // line's text is an exponent or a note mark: "10⁶", "1811²", not
+        // "106" or "18112". (Other raised characters, as the comma of
+        // "⁴,⁵", stay as they are; none of them is the line's base.)
+        let shift = self
+            .base
+            .filter(|_| upright && !self.runs.is_empty())
+            .filter(|&(_, base_size)| {
+                size < 0.85 * base_size && (x - self.last_end).abs() < 0.5 * base_size
+            })
+            .and_then(|(base_y, base_size)| {
+                let rise = base_y - y;
+                (rise.abs() > 0.15 * base_size).then_some(rise > 0.0)
+            });
+        let shifted = shift
+            .filter(|_| {
+                char.chars()
+                    .all(|c| c.is_ascii_digit() || "+-−=".contains(c))
+            })
+            .and_then(|sup| crate::text::shifted(char, sup));
+        let char = shifted.as_deref().unwrap_or(char);
+        if shift.is_none() && upright {
+            self.base = Some((y, size));
+        }
         self.plain
             .output_character(trm, width, spacing, font_size, char)?;
-        let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
         if !x.is_finite() || !y.is_finite() {
             return Ok(());
         }
