@@ -50,13 +50,17 @@ fn read_entry<R: Read + std::io::Seek>(
 }
 
 /// The styles of `word/styles.xml` that hide their text (`w:vanish` in
-/// their run properties, or in a style they are based on).
+/// their run properties, or in a style they are based on), and whether the
+/// document's defaults (`w:docDefaults`) or its default paragraph style
+/// hide every paragraph that does not show itself.
 fn hidden_styles(xml: &str) -> HiddenStyles {
     let mut r = quick_xml::Reader::from_str(xml);
     // (id, based on, hides) of each style.
     let mut styles: Vec<(String, Option<String>, bool)> = Vec::new();
     let mut default_paragraph = None;
     let mut in_rpr = false;
+    // Inside `w:docDefaults`, and whether its run properties hide.
+    let (mut in_defaults, mut defaults_hide) = (false, false);
     while let Ok(ev) = r.read_event() {
         match ev {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"style" => {
@@ -70,6 +74,13 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
             }
             Event::Start(e) if e.local_name().as_ref() == b"rPr" => in_rpr = true,
             Event::End(e) if e.local_name().as_ref() == b"rPr" => in_rpr = false,
+            Event::Start(e) if e.local_name().as_ref() == b"docDefaults" => in_defaults = true,
+            Event::End(e) if e.local_name().as_ref() == b"docDefaults" => in_defaults = false,
+            Event::Empty(e) | Event::Start(e)
+                if in_defaults && in_rpr && e.local_name().as_ref() == b"vanish" =>
+            {
+                defaults_hide = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
+            }
             // `<x/>` and `<x></x>` are the same element.
             Event::Empty(e) | Event::Start(e) => match (e.local_name().as_ref(), styles.last_mut())
             {
@@ -98,7 +109,7 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
         hidden.extend(more);
     }
     HiddenStyles {
-        default_paragraph: default_paragraph.is_some_and(|d| hidden.contains(&d)),
+        default_paragraph: defaults_hide || default_paragraph.is_some_and(|d| hidden.contains(&d)),
         ids: hidden,
     }
 }
@@ -210,6 +221,10 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // The run's properties: hidden (`w:vanish`), raised or lowered
     // (`w:vertAlign`: Some(true) for superscript).
     let (mut hidden, mut raised) = (false, None::<bool>);
+    // The run is struck through (`w:strike`, `w:dstrike`, not a tracked
+    // deletion): shown, not read as text, as HTML's `<s>`; a mark stands
+    // in its place.
+    let mut struck = false;
     // The paragraph's style hides its text.
     let mut para_hidden = false;
     // Inside `w:rPrChange`: the formatting before a tracked change, not
@@ -265,7 +280,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         deleted += 1;
                     }
                 }
-                b"r" => (hidden, raised) = (para_hidden, None),
+                b"r" => (hidden, raised, struck) = (para_hidden, None, false),
                 b"tr" => rows.push((String::new(), false)),
                 b"tc" => {
                     if let Some(row) = rows.last_mut() {
@@ -294,11 +309,14 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         level = style_level(&v);
                     }
                 }
-                b"tab" if deleted == 0 && !hidden => para.push('\t'),
+                b"tab" | b"ptab" if deleted == 0 && !hidden => para.push('\t'),
                 b"br" | b"cr" if deleted == 0 && !hidden => para.push('\n'),
                 _ if old_format > 0 => {}
                 b"rStyle" if attr(&e, b"val").is_some_and(|v| hidden_styles.ids.contains(&v)) => {
                     hidden = true;
+                }
+                b"strike" | b"dstrike" => {
+                    struck = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
                 }
                 b"vanish" | b"specVanish" => {
                     hidden = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
@@ -320,6 +338,16 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 }
                 _ => {}
             },
+            Event::Text(_)
+                if in_text
+                    && !hidden
+                    && struck
+                    && !para.trim().is_empty()
+                    && !para.trim_end().ends_with('\u{FFFC}') =>
+            {
+                para.push_str(" \u{FFFC} ");
+            }
+            Event::Text(_) if in_text && !hidden && struck => {}
             Event::Text(t) if in_text && !hidden => {
                 let s = t
                     .xml_content()
@@ -396,261 +424,4 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use std::io::Write;
-
-    pub(crate) fn make_docx(body: &str) -> Vec<u8> {
-        make_docx_styled(body, None)
-    }
-
-    /// A document with `body`, and `styles` as its `word/styles.xml`.
-    fn make_docx_styled(body: &str, styles: Option<&str>) -> Vec<u8> {
-        let mut buf = Cursor::new(Vec::new());
-        {
-            let mut z = zip::ZipWriter::new(&mut buf);
-            let opts = zip::write::SimpleFileOptions::default();
-            z.start_file("word/document.xml", opts).unwrap();
-            write!(
-                z,
-                r#"<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
-            )
-            .unwrap();
-            if let Some(styles) = styles {
-                z.start_file("word/styles.xml", opts).unwrap();
-                write!(z, r#"<?xml version="1.0"?><w:styles>{styles}</w:styles>"#).unwrap();
-            }
-            z.finish().unwrap();
-        }
-        buf.into_inner()
-    }
-
-    /// Text a style hides (directly, through the style it is based on, or
-    /// the paragraph's style) is not text, as Word does not show it.
-    #[test]
-    fn text_a_style_hides_is_not_read() {
-        let styles = r#"<w:style w:type="character" w:styleId="Secret"><w:rPr><w:vanish/></w:rPr></w:style>
-<w:style w:type="character" w:styleId="Derived"><w:basedOn w:val="Secret"/></w:style>
-<w:style w:type="character" w:styleId="Shown"><w:rPr><w:vanish w:val="0"/></w:rPr></w:style>
-<w:style w:type="paragraph" w:styleId="HiddenPara"><w:rPr><w:vanish/></w:rPr></w:style>"#;
-        let body = r#"<w:p><w:r><w:t xml:space="preserve">The oil was </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Derived"/></w:rPr><w:t xml:space="preserve">rarely </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Shown"/></w:rPr><w:t xml:space="preserve">always </w:t></w:r><w:r><w:t>delivered.</w:t></w:r></w:p>
-<w:p><w:pPr><w:pStyle w:val="HiddenPara"/></w:pPr><w:r><w:t>The keeper kept a secret.</w:t></w:r></w:p>
-<w:p><w:r><w:t>Shown again.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
-        assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
-        let (body, styles) = (long_form(body), long_form(styles));
-        let ex = extract(&make_docx_styled(&body, Some(&styles)), 1 << 20).unwrap();
-        assert_eq!(ex.text, "The oil was always delivered.\n\nShown again.");
-        // The default paragraph style applies where a paragraph names none.
-        let styles = r#"<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:rPr><w:vanish/></w:rPr></w:style>
-<w:style w:type="paragraph" w:styleId="Body"><w:rPr><w:vanish w:val="0"/></w:rPr></w:style>"#;
-        let body = r#"<w:p><w:r><w:t>The keeper was never sober.</w:t></w:r></w:p>
-<w:p><w:pPr><w:pStyle w:val="Body"/></w:pPr><w:r><w:t>Shown in its own style.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
-        assert_eq!(ex.text, "Shown in its own style.");
-    }
-
-    /// The XML with every empty element `<x …/>` written `<x …></x>`, as
-    /// some writers do: the same document.
-    fn long_form(xml: &str) -> String {
-        let mut out = String::new();
-        let mut rest = xml;
-        while let Some(end) = rest.find("/>") {
-            let open = rest[..end].rfind('<').expect("an element");
-            let name: String = rest[open + 1..]
-                .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '/')
-                .collect();
-            out.push_str(&rest[..end]);
-            out.push_str(&format!("></{name}>"));
-            rest = &rest[end + 2..];
-        }
-        out.push_str(rest);
-        out
-    }
-
-    /// A table's row is one passage with its cells apart, as for HTML: a
-    /// quote never runs from one cell into the next.
-    #[test]
-    fn a_tables_cells_never_join_into_a_sentence() {
-        let cell = |t: &str| format!("<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>");
-        let body = format!(
-            "<w:p><w:r><w:t>Before.</w:t></w:r></w:p><w:tbl><w:tr>{}{}</w:tr><w:tr>{}<w:tc><w:p/></w:tc>{}</w:tr></w:tbl>\
-             <w:p><w:r><w:t>After.</w:t></w:r></w:p>",
-            cell("1811"),
-            cell("Reid never served at the rock station."),
-            cell("Do not"),
-            cell("light the lamp before sunset."),
-        );
-        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-        assert_eq!(
-            ex.text,
-            "Before.\n\n1811 | Reid never served at the rock station.\n\n\
-             Do not | light the lamp before sunset.\n\nAfter."
-        );
-    }
-
-    #[test]
-    fn headings_and_paragraphs() {
-        let body = r#"<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Skerryvore</w:t></w:r></w:p>
-<w:p><w:r><w:t xml:space="preserve">Built by Alan </w:t></w:r><w:r><w:t>Stevenson &amp; crew.</w:t></w:r></w:p>
-<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Granite</w:t></w:r></w:p>
-<w:p><w:r><w:t>Dovetailed.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx(body), 1 << 20).unwrap();
-        assert_eq!(ex.title.as_deref(), Some("Skerryvore"));
-        assert_eq!(
-            ex.text,
-            "Skerryvore\n\nBuilt by Alan Stevenson & crew.\n\nGranite\n\nDovetailed."
-        );
-        assert!(matches!(
-            ex.blocks[2].kind,
-            BlockKind::Heading { level: 2, .. }
-        ));
-    }
-
-    #[test]
-    fn item_4_tracked_deletions_are_not_text() {
-        // An empty <w:t/> before a deletion must not switch text on.
-        let body = r#"<w:p><w:r><w:t xml:space="preserve">The keeper was </w:t><w:t/></w:r><w:del w:id="1" w:author="x"><w:r><w:delText>never </w:delText></w:r></w:del><w:r><w:t>paid in full.</w:t></w:r></w:p>
-<w:p><w:del><w:r><w:t>Gone entirely.</w:t></w:r></w:del><w:r><w:t>Kept.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx(body), 1 << 20).unwrap();
-        assert_eq!(ex.text, "The keeper was paid in full.\n\nKept.");
-    }
-
-    /// A picture or object in the line leaves a mark; a floating one does
-    /// not interrupt the text.
-    #[test]
-    fn a_picture_in_the_line_leaves_a_mark() {
-        let pic = |how: &str| {
-            format!(
-                r#"<w:r><w:drawing><wp:{how}><a:graphic><a:graphicData><pic:pic/></a:graphicData></a:graphic></wp:{how}></w:drawing></w:r>"#
-            )
-        };
-        let body = format!(
-            r#"<w:p><w:r><w:t xml:space="preserve">The lamp is </w:t></w:r>{}<w:r><w:t xml:space="preserve"> safe; the </w:t></w:r>{}<w:r><w:t xml:space="preserve"> tower </w:t></w:r><w:r><w:object><v:shape/></w:object></w:r><w:r><w:t xml:space="preserve"> stands.</w:t></w:r></w:p>"#,
-            pic("inline"),
-            pic("anchor")
-        );
-        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-        assert_eq!(
-            crate::text::collapse_ws(&ex.text),
-            "The lamp is \u{FFFC} safe; the tower \u{FFFC} stands."
-        );
-    }
-
-    proptest::proptest! {
-        /// A picture in the line leaves a mark between the words either
-        /// side, which no quote of words matches, and nothing else does.
-        #[test]
-        fn words_either_side_of_a_picture_never_join(
-            words in proptest::collection::vec(0usize..5, 1..12),
-            pics in proptest::collection::vec(proptest::bool::weighted(0.3), 12),
-        ) {
-            const W: [&str; 5] = ["keeper", "lamp", "never", "not", "safe"];
-            let mut body = String::from(r#"<w:p><w:r><w:t>Here</w:t></w:r>"#);
-            // The words between two pictures, as Word shows them.
-            let mut runs = vec![vec!["Here"]];
-            for (i, w) in words.iter().enumerate() {
-                body.push_str(&format!(r#"<w:r><w:t xml:space="preserve"> {}</w:t></w:r>"#, W[*w]));
-                runs.last_mut().unwrap().push(W[*w]);
-                if pics[i] {
-                    body.push_str(r#"<w:r><w:drawing><wp:inline><pic:pic/></wp:inline></w:drawing></w:r>"#);
-                    runs.push(Vec::new());
-                }
-            }
-            body.push_str("</w:p>");
-            let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-            let read: Vec<Vec<&str>> =
-                ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
-            proptest::prop_assert_eq!(read, runs);
-        }
-    }
-
-    /// A text box as Word saves it, with the copy for old versions of Word
-    /// (`mc:Fallback`): read once.
-    #[test]
-    fn a_text_box_is_read_once() {
-        let box_p = r#"<w:txbxContent><w:p><w:r><w:t>Boxed words about the gallery.</w:t></w:r></w:p></w:txbxContent>"#;
-        let body = format!(
-            r#"<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><wps:txbx>{box_p}</wps:txbx></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox>{box_p}</v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r><w:r><w:t>After it.</w:t></w:r></w:p>"#
-        );
-        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-        assert_eq!(
-            ex.text.matches("Boxed words about the gallery.").count(),
-            1,
-            "{}",
-            ex.text
-        );
-        assert!(ex.text.contains("After it."), "{}", ex.text);
-    }
-
-    /// Word shows the first `mc:Choice` whose `Requires` it knows, else the
-    /// `mc:Fallback`: a choice requiring what Word does not know is not
-    /// the text on the page.
-    #[test]
-    fn the_alternate_word_shows_is_read() {
-        let para = |t: &str| format!("<w:p><w:r><w:t>{t}</w:t></w:r></w:p>");
-        let alt = |req: &str, choice: &str, fallback: &str| {
-            format!(
-                r#"<w:p><w:r><mc:AlternateContent xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:w14="urn:example:not-word"><mc:Choice Requires="{req}">{}</mc:Choice><mc:Fallback>{}</mc:Fallback></mc:AlternateContent></w:r></w:p>"#,
-                para(choice),
-                para(fallback)
-            )
-        };
-        let body = format!(
-            "{}{}{}",
-            alt(
-                "xyz",
-                "The assistant was dismissed for theft.",
-                "The assistant retired with honour."
-            ),
-            alt("wps", "The tower was lit.", "The tower was dark."),
-            alt("wps xyz", "The boat sank.", "The boat came in."),
-        ) + &alt(
-            "w14",
-            "The keeper drank the oil.",
-            "The keeper guarded the oil.",
-        );
-        let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-        for shown in [
-            "retired with honour",
-            "The tower was lit.",
-            "The boat came in.",
-            "guarded",
-        ] {
-            assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
-        }
-        for hidden in ["dismissed", "was dark", "sank", "drank"] {
-            assert!(!ex.text.contains(hidden), "{hidden}: {}", ex.text);
-        }
-    }
-
-    #[test]
-    fn item_4_a_text_box_keeps_the_text_before_it() {
-        let body = r#"<w:p><w:r><w:t xml:space="preserve">Before the box, </w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed words.</w:t></w:r></w:p></w:txbxContent></w:pict></w:r><w:r><w:t>after it.</w:t></w:r></w:p>"#;
-        let ex = extract(&make_docx(body), 1 << 20).unwrap();
-        assert!(ex.text.contains("Before the box, after it."), "{}", ex.text);
-        assert!(ex.text.contains("Boxed words."), "{}", ex.text);
-    }
-
-    /// What Word shows is read as shown: superscripts and subscripts,
-    /// non-breaking hyphens and symbols; hidden text is not read.
-    #[test]
-    fn runs_read_as_word_shows_them() {
-        let body = r#"<w:p><w:r><w:t xml:space="preserve">A culture of 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> cells; keepers were </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t xml:space="preserve">paid to re</w:t><w:noBreakHyphen/><w:t xml:space="preserve">sign at </w:t><w:noBreakHyphen/><w:t xml:space="preserve">40, drift 5 </w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t xml:space="preserve"> 2, 5 </w:t><w:sym w:font="Symbol" w:char="006D"/><w:t xml:space="preserve">g, </w:t></w:r><w:r><w:rPr><w:b/><w:rPrChange w:id="1"><w:rPr><w:vanish/></w:rPr></w:rPrChange></w:rPr><w:t>shown</w:t></w:r><w:r><w:t xml:space="preserve"> and H</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="subscript"/></w:rPr><w:t>2</w:t></w:r><w:r><w:t>O.</w:t></w:r></w:p>"#;
-        for body in [body.to_string(), long_form(body)] {
-            let ex = extract(&make_docx(&body), 1 << 20).unwrap();
-            assert_eq!(
-                ex.text,
-                "A culture of 10⁶ cells; keepers were paid to re\u{2011}sign at \u{2011}40, drift 5 ± 2, 5 μg, shown and H₂O.",
-                "{body}"
-            );
-        }
-    }
-
-    #[test]
-    fn not_a_zip() {
-        let e = extract(b"hello", 1 << 20).unwrap_err();
-        assert!(e.starts_with("malformed DOCX"), "{e}");
-    }
-}
+pub(crate) mod tests;

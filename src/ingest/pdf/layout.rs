@@ -104,6 +104,8 @@ pub(crate) struct Recorder {
     /// Baseline and size of the line's last character set on it (not
     /// raised or lowered): what a superscript is raised from.
     base: Option<(f64, f64)>,
+    /// The last character was a digit (set on the line, or raised).
+    after_digit: bool,
 }
 
 impl Recorder {
@@ -118,6 +120,7 @@ impl Recorder {
             last_end: 0.0,
             last_y: 0.0,
             base: None,
+            after_digit: false,
         }
     }
 }
@@ -157,15 +160,17 @@ impl Recorder {
             1.0
         };
         let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
-        // A digit set smaller and raised (or lowered) right after the
-        // line's text is an exponent or a note mark: "10⁶", "1811²", not
-        // "106" or "18112". (Other raised characters, as the comma of
-        // "⁴,⁵", stay as they are; none of them is the line's base.)
+        // A digit set smaller and raised (or lowered) right after a digit
+        // of the line, with no space between, is an exponent or a note
+        // mark: "10⁶", "1811²", not the number "106" or "18112". (Other
+        // raised characters stay as they are; none of them is the line's
+        // base. A raised number after a word or a space, as most citation
+        // marks are set, cannot run into a number and is read as it was.)
         let shift = self
             .base
-            .filter(|_| upright && !self.runs.is_empty())
+            .filter(|_| upright && self.after_digit)
             .filter(|&(_, base_size)| {
-                size < 0.85 * base_size && (x - self.last_end).abs() < 0.5 * base_size
+                size < 0.85 * base_size && (x - self.last_end).abs() < 0.15 * base_size
             })
             .and_then(|(base_y, base_size)| {
                 let rise = base_y - y;
@@ -181,6 +186,7 @@ impl Recorder {
         if shift.is_none() && upright {
             self.base = Some((y, size));
         }
+        self.after_digit = shifted.is_some() || char.chars().all(|c| c.is_ascii_digit());
         self.plain
             .output_character(trm, width, spacing, font_size, char)?;
         if !x.is_finite() || !y.is_finite() {

@@ -555,23 +555,24 @@ fn a_translucent_box_hides_nothing() {
     assert!(!ex.text.contains("never"), "{}", ex.text);
 }
 
-/// A digit set smaller and raised or lowered on its line is an exponent,
-/// a note mark or a subscript, read as the page shows it: never run into
-/// the number before it ("10⁶" is no "106", "1811²" no "18112").
+/// A digit set smaller and raised on its line right after a number is an
+/// exponent or a note mark, read as the page shows it: never run into the
+/// number before it ("10⁶" is no "106", "1811²" no "18112").
 #[test]
 fn raised_and_lowered_digits_are_superscripts_and_subscripts() {
     let ops = "BT /F1 11 Tf 72 700 Td (The lens gave 10) Tj /F1 7 Tf 4 Ts (6) Tj \
                /F1 11 Tf 0 Ts ( candles.) Tj ET \
                BT /F1 11 Tf 72 650 Td (It was first lit in 1811) Tj /F1 7 Tf 4 Ts (2) Tj \
                /F1 11 Tf 0 Ts ( by the engineers.) Tj ET \
-               BT /F1 11 Tf 72 600 Td (Water is H) Tj /F1 7 Tf -3 Ts (2) Tj \
-               /F1 11 Tf 0 Ts (O and 12 small.) Tj ET \
+               BT /F1 11 Tf 72 600 Td (Cited by many.) Tj /F1 7 Tf 4 Ts (12) Tj \
+               /F1 11 Tf 0 Ts ( And 12 small.) Tj ET \
                BT /F1 7 Tf 72 550 Td (3 Notes in small print at the foot.) Tj ET";
     let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
     for shown in [
         "The lens gave 10⁶ candles.",
         "It was first lit in 1811² by the engineers.",
-        "Water is H₂O and 12 small.",
+        // A citation mark after a word is read as it was.
+        "Cited by many.12 And 12 small.",
         "3 Notes in small print at the foot.",
     ] {
         assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
