@@ -1350,3 +1350,26 @@ fn verify_without_updating_uses_the_index_as_it_is() {
     let fresh = run(&["verify", s, "--quotes", d, "--index-dir", i]);
     assert_eq!(fresh.status.code(), Some(0), "{fresh:?}");
 }
+
+/// `eval` on a set with no questions (or a split that leaves none) is an
+/// error: no figure of nothing may pass a threshold.
+#[test]
+fn eval_of_no_questions_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.md"), "# A\n\nThe keeper lit the lamp.\n").unwrap();
+    let qs = dir.path().join("q.json");
+    std::fs::write(&qs, r#"{"questions": []}"#).unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "eval",
+        dir.path().to_str().unwrap(),
+        "--questions",
+        qs.to_str().unwrap(),
+        "--json",
+        "--index-dir",
+        idx.path().to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds no questions"), "{err}");
+}

@@ -569,6 +569,18 @@ fn run(mut cli: Cli) -> Result<i32> {
             let s = session(&dir, &o)?;
             s.warm_up();
             let set = crate::eval::QuestionSet::load(&questions)?.only_split(split.as_deref());
+            // No figure of an empty set means anything (recall would read
+            // 1.0): an error, so a threshold check cannot pass on nothing.
+            if set.questions.is_empty() {
+                anyhow::bail!(
+                    "{} holds no questions{}: nothing to evaluate",
+                    questions.display(),
+                    split
+                        .as_deref()
+                        .map(|s| format!(" of the {s} split"))
+                        .unwrap_or_default()
+                );
+            }
             update_or_keep(&s, !json && atty_stderr())?;
             let report = s.eval(&set, sweep)?;
             write_report(serde_json::to_string_pretty(&report)?)?;

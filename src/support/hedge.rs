@@ -70,6 +70,27 @@ fn words(s: &str) -> Vec<(usize, &str)> {
 /// certainty go; a sentence with neither opens with "The source
 /// suggests that …"; an attributed quotation ("Title, place: “…”", the
 /// extractive engine's line) becomes "Title, place, suggests: “…”".
+/// The byte ranges of `s` between quotation marks (“…”, "…"), marks
+/// included; an opening mark never closed runs to the end.
+fn quoted(s: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, char)> = None;
+    for (i, c) in s.char_indices() {
+        match (open, c) {
+            (None, '“' | '"') => open = Some((i, c)),
+            (Some((a, '“')), '”') | (Some((a, '"')), '"') => {
+                out.push(a..i + c.len_utf8());
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((a, _)) = open {
+        out.push(a..s.len());
+    }
+    out
+}
+
 pub fn hedge(claim: &str) -> Option<String> {
     if words(claim)
         .iter()
@@ -80,7 +101,12 @@ pub fn hedge(claim: &str) -> Option<String> {
     let mut out = String::with_capacity(claim.len() + 24);
     let mut at = 0;
     let mut changed = false;
+    // Words between quotation marks are the source's: never changed.
+    let quoted = quoted(claim);
     for (i, w) in words(claim) {
+        if quoted.iter().any(|q| q.contains(&i)) {
+            continue;
+        }
         let lower = w.to_lowercase();
         if let Some((_, soft)) = ASSERTIVE.iter().find(|(a, _)| *a == lower) {
             out.push_str(&claim[at..i]);

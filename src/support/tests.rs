@@ -359,6 +359,18 @@ fn hedged_wording() {
         hedge("The Lighthouse Board, Reform: “Every light was refitted.” [1]").as_deref(),
         Some("The Lighthouse Board, Reform, suggests: “Every light was refitted.” [1]")
     );
+    // Words in quotation marks are the source's, never softened.
+    assert_eq!(
+        hedge("The team recorded: \"The survey of 1834 proved that the reef could not hold\" [1].")
+            .as_deref(),
+        Some(
+            "The team recorded, suggests: \"The survey of 1834 proved that the reef could not hold\" [1]."
+        )
+    );
+    assert_eq!(
+        hedge("It notes “The engineers clearly preferred granite” and clearly so [2].").as_deref(),
+        Some("It notes “The engineers clearly preferred granite” and so [2].")
+    );
     // Hedged already.
     assert_eq!(
         hedge("The records suggest the keepers were paid [1]."),
