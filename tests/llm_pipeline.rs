@@ -245,26 +245,35 @@ fn a_reranker_alone_never_makes_an_answer_high() {
     assert_eq!(o["answer"]["confidence"], "high", "{o:#}");
 }
 
-/// A reply that is not the JSON asked for loses no answer: the built-in
+/// A reply that is not the JSON asked for (broken, cut off at the token
+/// limit, an object of another shape) loses no answer: the built-in
 /// extractor quotes the same passages, and the outcome says why.
 #[test]
 fn a_malformed_reply_falls_back_to_the_built_in_extractor() {
-    let mock = Mock::with(|r| {
-        if is_rerank(r) {
-            ok("{\"score\": 3}")
-        } else {
-            ok("{\"snippets\": [{\"content\": \"The architect was")
-        }
-    });
-    let o = ask(&mock, &[]);
-    assert!(
-        o["extract_error"]
-            .as_str()
-            .unwrap()
-            .contains("not valid JSON"),
-        "{o:#}"
-    );
-    assert!(o["counts"]["validated"].as_u64().unwrap() >= 1, "{o:#}");
+    let cut = r#"{"snippets": [{"content": "The architect was"#;
+    for (reply, finish, why) in [
+        (cut, "stop", "not valid JSON"),
+        (cut, "length", "cut off at max_tokens"),
+        (r#"{"answer": "Sostratus"}"#, "stop", "expected shape"),
+    ] {
+        let mock = Mock::with(move |r| {
+            if is_rerank(r) {
+                ok("{\"score\": 3}")
+            } else {
+                Action::Reply {
+                    status: 200,
+                    headers: vec![],
+                    body: completion(reply, finish),
+                }
+            }
+        });
+        let o = ask(&mock, &[]);
+        assert!(
+            o["extract_error"].as_str().unwrap_or("").contains(why),
+            "{why}: {o:#}"
+        );
+        assert!(o["counts"]["validated"].as_u64().unwrap() >= 1, "{o:#}");
+    }
 }
 
 #[test]

@@ -424,15 +424,19 @@ pub fn ask_with(
         query_vector: retrieval.query_vector.as_deref(),
         config: cfg,
     };
-    // A reply that is not the JSON asked for (truncated, a bare array,
-    // prose) loses no answer: the built-in extractor quotes the same
-    // passages, and the outcome says why.
+    // A reply that is not the JSON asked for (cut short, a bare array,
+    // prose, an object of another shape) loses no answer: the built-in
+    // extractor quotes the same passages, and the outcome says why.
     let (extraction, usage) = match engine.extract(&input, cancel) {
         Err(e)
             if e.chain().any(|c| {
                 matches!(
                     c.downcast_ref::<crate::provider::LlmError>(),
-                    Some(crate::provider::LlmError::Parse { .. })
+                    Some(
+                        crate::provider::LlmError::Parse { .. }
+                            | crate::provider::LlmError::Truncated { .. }
+                            | crate::provider::LlmError::Schema { .. }
+                    )
                 )
             }) =>
         {
