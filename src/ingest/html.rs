@@ -12,6 +12,7 @@ use scraper::{Html, Node};
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
     "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas", "math", "rt", "rp",
+    "textarea",
 ];
 /// Skipped elements a reader never sees in the line: no mark. (A ruby
 /// annotation `<rt>` is set above its base text, not in the line.)
@@ -167,6 +168,23 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     out.push(BlockKind::Para, "\u{FFFC}", None);
                     stack.push(Step::EndNote);
                     stack.extend(child.children().rev().map(Step::Visit));
+                } else if name == "details" && el.attr("open").is_none() {
+                    // Closed: the page shows its summary, and a mark for
+                    // the rest.
+                    flush(out, buf);
+                    stack.push(Step::Flush);
+                    stack.push(Step::Mark);
+                    stack.extend(
+                        child
+                            .children()
+                            .filter(|c| {
+                                c.value()
+                                    .as_element()
+                                    .is_some_and(|e| e.name() == "summary")
+                            })
+                            .rev()
+                            .map(Step::Visit),
+                    );
                 } else if BLOCK.contains(&name)
                     || hide.blocks.contains(&child.id())
                     || el.attr("style").is_some_and(super::css::displays_as_block)
@@ -489,6 +507,18 @@ mod tests {
              <span class=\"i0\">Da sind zwei Herzen<br/></span></div>",
         );
         assert_eq!(t, "Der Abend dämmert\n\nDa sind zwei Herzen");
+        let t = page(
+            "",
+            "<p>The keepers wrote <textarea>never</textarea> in the log.</p>\
+             <details><summary>More</summary><p>The cook was never sober.</p></details>",
+        );
+        assert!(!t.contains("never"), "{t}");
+        assert!(t.contains("More"), "{t}");
+        let t = page(
+            "",
+            "<details open><summary>More</summary><p>Shown.</p></details>",
+        );
+        assert!(t.contains("Shown."), "{t}");
         let linked = extract_styled(
             "<html><body><p>The keepers were <span class=\"h\">never</span> paid.</p></body></html>",
             ".h { display: none }",
