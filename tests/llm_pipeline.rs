@@ -502,6 +502,38 @@ fn the_llm_judge_refines_but_never_overrules_a_contradiction() {
     assert_eq!(o["counts"]["validated"], 1);
 }
 
+/// A claim that cites a quote validation dropped (a model's invention)
+/// beside a validated one is not lifted by a generous judge: its
+/// substance may be the invention's. It stays marked, and the answer low.
+#[test]
+fn a_judge_never_lifts_a_claim_that_leans_on_an_invention() {
+    let reply = json!({
+        "snippets": [
+            {"content": "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.9},
+            {"content": "The keepers mutinied and burned the tower to the ground in 1844.",
+             "sourceId": "pharos-of-alexandria.md", "sourceTitle": "x", "sourceLocation": "y", "relevance": 0.8}
+        ],
+        "summary": "The keepers mutinied and burned the tower in 1844 [1, 2].",
+        "noResults": false
+    })
+    .to_string();
+    let mock = Mock::with(move |r| {
+        if is_rerank(r) {
+            return ok(&json!({ "score": 3 }).to_string());
+        }
+        if r.body.contains("check whether a quotation") {
+            return ok(&json!({ "label": "entails", "reason": "generous" }).to_string());
+        }
+        ok(&reply)
+    });
+    let o = ask(&mock, &["--no-rerank"]);
+    let claims = o["answer"]["claims"].as_array().unwrap();
+    assert_eq!(o["counts"]["dropped"], 1, "{o:#}");
+    assert_eq!(claims[0]["support"], "irrelevant", "{claims:#?}");
+    assert_eq!(o["answer"]["confidence"], "low", "{o:#}");
+}
+
 /// Issue 16: a claim its quote supports only in part is hedged in the
 /// answer ("suggest", not "show") and keeps the answer from high
 /// confidence; an entailed claim keeps its words. And support is about

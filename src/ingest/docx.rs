@@ -1,5 +1,6 @@
 //! Word (.docx): paragraphs of `word/document.xml` in order; paragraph styles
-//! `Title` and `HeadingN` become headings. Reading is bounded so that a zip
+//! `Title` and `HeadingN` become headings; footnotes and endnotes follow,
+//! each apart. Reading is bounded so that a zip
 //! bomb cannot exhaust memory.
 
 use super::{BlockKind, Extracted, xml_attr as attr};
@@ -21,6 +22,24 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
         .map(|x| hidden_styles(&x))
         .unwrap_or_default();
     let mut out = parse_document(&xml, &hidden_styles)?;
+    // Footnotes and endnotes, after the text, each paragraph between
+    // marks: a reader sees them at the foot of the page or the end, so no
+    // quote runs from one into the text or into another note.
+    for part in ["word/footnotes.xml", "word/endnotes.xml"] {
+        let Ok(x) = read_entry(&mut zip, part, max_text_bytes.saturating_mul(8)) else {
+            continue;
+        };
+        let Ok(notes) = parse_document(&x, &hidden_styles) else {
+            continue;
+        };
+        for b in &notes.blocks {
+            out.push(BlockKind::Para, "\u{FFFC}", None);
+            out.push(BlockKind::Para, &notes.text[b.start..b.end], None);
+        }
+        if !notes.blocks.is_empty() {
+            out.push(BlockKind::Para, "\u{FFFC}", None);
+        }
+    }
     if let Some(t) = title {
         out.title = Some(t);
     }

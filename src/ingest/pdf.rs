@@ -16,6 +16,7 @@ mod layers;
 mod layout;
 #[cfg(test)]
 mod reading_order_tests;
+mod recorder;
 mod ucs2;
 
 use hyphen::Vocabulary;
@@ -53,18 +54,18 @@ fn read_pages(doc: &Document) -> (Vec<String>, Option<String>) {
     (book.pages, book.title)
 }
 
-/// Pages as they are read: each by a fresh [`layout::Recorder`], as if read
+/// Pages as they are read: each by a fresh [`recorder::Recorder`], as if read
 /// alone, then laid out.
 #[derive(Default)]
 struct Book {
     pages: Vec<String>,
     title: Option<String>,
     /// The page being read: its number, text and recorder.
-    page: Option<(u32, layout::Written, layout::Recorder)>,
+    page: Option<(u32, recorder::Written, recorder::Recorder)>,
 }
 
 impl Book {
-    fn recorder(&mut self) -> Option<&mut layout::Recorder> {
+    fn recorder(&mut self) -> Option<&mut recorder::Recorder> {
         self.page.as_mut().map(|p| &mut p.2)
     }
 }
@@ -76,8 +77,8 @@ impl OutputDev for Book {
         media_box: &MediaBox,
         art_box: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
-        let text = layout::Written::default();
-        let mut out = layout::Recorder::new(text.clone());
+        let text = recorder::Written::default();
+        let mut out = recorder::Recorder::new(text.clone());
         out.begin_page(n, media_box, art_box)?;
         self.page = Some((n, text, out));
         Ok(())

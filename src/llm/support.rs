@@ -87,6 +87,17 @@ pub fn refine(
         .enumerate()
         .filter(|(_, c)| c.support.is_some_and(|s| s != Support::Contradicts))
         .filter(|(_, c)| crate::answer::says_something(&c.text))
+        // A claim that also cites a quote with no source words (one that
+        // failed validation, a model's invention) keeps the deterministic
+        // label: its substance may be the invention's, which no judge of
+        // the other quote can see.
+        .filter(|(_, c)| {
+            c.citations.iter().all(|&n| {
+                n.checked_sub(1)
+                    .and_then(|i| quotes.get(i))
+                    .is_none_or(Option::is_some)
+            })
+        })
         .filter_map(|(i, c)| {
             let q = c
                 .citations

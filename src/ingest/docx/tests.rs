@@ -276,3 +276,27 @@ fn tabs_strikes_and_hidden_defaults_read_as_word_shows_them() {
     let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
     assert_eq!(ex.text, "Shown.");
 }
+
+/// Footnotes and endnotes are read after the text, each apart: a quote of
+/// a note validates, one running from the text into a note does not.
+#[test]
+fn footnotes_and_endnotes_are_read_apart() {
+    let mut buf = Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default();
+        let w = r#"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#;
+        z.start_file("word/document.xml", opts).unwrap();
+        write!(z, r#"<w:document {w}><w:body><w:p><w:r><w:t>The keeper lit the lamp.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p></w:body></w:document>"#).unwrap();
+        z.start_file("word/footnotes.xml", opts).unwrap();
+        write!(z, r#"<w:footnotes {w}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:t>Logbook of 1811, folio 4.</w:t></w:r></w:p></w:footnote></w:footnotes>"#).unwrap();
+        z.start_file("word/endnotes.xml", opts).unwrap();
+        write!(z, r#"<w:endnotes {w}><w:endnote w:id="1"><w:p><w:r><w:t>See the Board's minutes.</w:t></w:r></w:p></w:endnote></w:endnotes>"#).unwrap();
+        z.finish().unwrap();
+    }
+    let ex = extract(&buf.into_inner(), 1 << 20).unwrap();
+    assert_eq!(
+        ex.text,
+        "The keeper lit the lamp.\n\n\u{FFFC}\n\nLogbook of 1811, folio 4.\n\n\u{FFFC}\n\n\u{FFFC}\n\nSee the Board's minutes.\n\n\u{FFFC}"
+    );
+}

@@ -1,0 +1,302 @@
+//! Recording a PDF page as pdf-extract draws it: the plain text as its
+//! `PlainTextOutput` writes it, and the characters as [`Run`]s for the
+//! reading order ([`super::layout`]). Characters are kept until the page
+//! ends, since a box drawn later may hide them ([`super::cover`]); text too
+//! small to see is dropped, and a digit raised right after a digit is read
+//! as a superscript.
+
+use super::cover;
+use super::layout::Run;
+use pdf_extract::{
+    ColorSpace, ConvertToFmt, MediaBox, OutputDev, OutputError, Path, PlainTextOutput, Transform,
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A jump to the right wider than this many font sizes starts a new run:
+/// wider than a stretched word space, narrower than a column gutter.
+const GAP_EM: f64 = 1.2;
+/// A jump back to the left on the same line of more than this starts one too.
+const BACK_EM: f64 = 1.0;
+
+/// The text `PlainTextOutput` writes, kept where the reader can take it
+/// (the output owns its writer).
+#[derive(Clone, Default)]
+pub(crate) struct Written(Rc<RefCell<String>>);
+
+impl Written {
+    pub fn take(&self) -> String {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl std::fmt::Write for Written {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.borrow_mut().push_str(s);
+        Ok(())
+    }
+}
+
+impl ConvertToFmt for Written {
+    type Writer = Written;
+    fn convert(self) -> Written {
+        self
+    }
+}
+
+/// What the content stream drew on the page, kept until the page ends: a
+/// box drawn later may hide a character drawn before it ([`cover`]).
+enum Drawn {
+    Char {
+        trm: Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        text: String,
+        hidden: bool,
+    },
+    BeginWord,
+    EndWord,
+    EndLine,
+}
+
+/// An `OutputDev` that writes `PlainTextOutput`'s text and records runs.
+pub(crate) struct Recorder {
+    drawn: Vec<Drawn>,
+    plain: PlainTextOutput<Written>,
+    height: f64,
+    /// The page's media box: left, bottom, right, top.
+    pub page: (f64, f64, f64, f64),
+    pub runs: Vec<Run>,
+    first_char: bool,
+    last_end: f64,
+    last_y: f64,
+    /// Baseline and size of the line's last character set on it (not
+    /// raised or lowered): what a superscript is raised from.
+    base: Option<(f64, f64)>,
+    /// The last character was a digit (set on the line, or raised).
+    after_digit: bool,
+}
+
+impl Recorder {
+    pub fn new(text: Written) -> Self {
+        Recorder {
+            drawn: Vec::new(),
+            plain: PlainTextOutput::new(text),
+            height: 0.0,
+            page: (0.0, 0.0, 0.0, 0.0),
+            runs: Vec::new(),
+            first_char: false,
+            last_end: 0.0,
+            last_y: 0.0,
+            base: None,
+            after_digit: false,
+        }
+    }
+}
+
+impl Recorder {
+    /// A character as drawn, when nothing hid it.
+    fn emit_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        // Position and size as PlainTextOutput reckons them (its y axis
+        // flipped: from the top of the page down).
+        let (x, y) = (trm.m31, self.height - trm.m32);
+        let (vx, vy) = (
+            font_size * (trm.m11 + trm.m21),
+            font_size * (trm.m12 + trm.m22),
+        );
+        let size = (vx * vy).abs().sqrt();
+        // Text set smaller than half a point no reader can see (a way to
+        // plant words in a file): not read. Its glyphs' width and height
+        // each count, however it is turned (a line squashed flat is no
+        // more legible than a tiny one).
+        let (wide, tall) = (
+            font_size.abs() * trm.m11.hypot(trm.m12),
+            font_size.abs() * trm.m21.hypot(trm.m22),
+        );
+        if wide.min(tall) < 0.5 {
+            return Ok(());
+        }
+        let size = if size.is_finite() && size > 0.0 {
+            size
+        } else {
+            1.0
+        };
+        let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
+        // A digit set smaller and raised (or lowered) right after a digit
+        // of the line, with no space between, is an exponent or a note
+        // mark: "10⁶", "1811²", not the number "106" or "18112". (Other
+        // raised characters stay as they are; none of them is the line's
+        // base. A raised number after a word or a space, as most citation
+        // marks are set, cannot run into a number and is read as it was.)
+        let shift = self
+            .base
+            .filter(|_| upright && self.after_digit)
+            .filter(|&(_, base_size)| {
+                size < 0.85 * base_size && (x - self.last_end).abs() < 0.15 * base_size
+            })
+            .and_then(|(base_y, base_size)| {
+                let rise = base_y - y;
+                (rise.abs() > 0.15 * base_size).then_some(rise > 0.0)
+            });
+        let shifted = shift
+            .filter(|_| {
+                char.chars()
+                    .all(|c| c.is_ascii_digit() || "+-−=".contains(c))
+            })
+            .and_then(|sup| crate::text::shifted(char, sup));
+        let char = shifted.as_deref().unwrap_or(char);
+        if shift.is_none() && upright {
+            self.base = Some((y, size));
+        }
+        self.after_digit = shifted.is_some() || char.chars().all(|c| c.is_ascii_digit());
+        self.plain
+            .output_character(trm, width, spacing, font_size, char)?;
+        if !x.is_finite() || !y.is_finite() {
+            return Ok(());
+        }
+        let new_run = match self.runs.last() {
+            None => true,
+            Some(r) if self.first_char => {
+                let dy = (y - self.last_y).abs();
+                r.upright != upright
+                    || dy > size * 1.5
+                    || (x < self.last_end && dy > size * 0.5)
+                    || x > self.last_end + size * GAP_EM
+                    || x < self.last_end - size * BACK_EM
+            }
+            Some(_) => false,
+        };
+        if new_run {
+            self.runs.push(Run {
+                x0: x,
+                x1: x,
+                y,
+                size,
+                index: self.runs.len(),
+                upright,
+                end: x,
+                end_y: y,
+                text: String::new(),
+            });
+        }
+        let space = self.first_char && !new_run && x > self.last_end + size * 0.1;
+        let end = x + width * size;
+        if let Some(r) = self.runs.last_mut() {
+            if space {
+                r.text.push(' ');
+            }
+            r.text.push_str(char);
+            r.x0 = r.x0.min(x);
+            r.x1 = r.x1.max(end);
+            r.end = end;
+            r.end_y = y;
+        }
+        self.first_char = false;
+        self.last_y = y;
+        self.last_end = end;
+        Ok(())
+    }
+}
+
+impl OutputDev for Recorder {
+    fn begin_page(
+        &mut self,
+        page_num: u32,
+        media_box: &MediaBox,
+        art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.height = media_box.ury - media_box.lly;
+        self.page = (media_box.llx, media_box.lly, media_box.urx, media_box.ury);
+        self.plain.begin_page(page_num, media_box, art_box)
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        for d in std::mem::take(&mut self.drawn) {
+            match d {
+                Drawn::Char {
+                    trm,
+                    width,
+                    spacing,
+                    font_size,
+                    text,
+                    hidden: false,
+                } => self.emit_character(&trm, width, spacing, font_size, &text)?,
+                Drawn::Char { .. } => {}
+                Drawn::BeginWord => {
+                    self.first_char = true;
+                    self.plain.begin_word()?
+                }
+                Drawn::EndWord => self.plain.end_word()?,
+                Drawn::EndLine => self.plain.end_line()?,
+            }
+        }
+        self.plain.end_page()
+    }
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        self.drawn.push(Drawn::Char {
+            trm: *trm,
+            width,
+            spacing,
+            font_size,
+            text: char.to_string(),
+            hidden: false,
+        });
+        Ok(())
+    }
+
+    fn fill(
+        &mut self,
+        ctm: &Transform,
+        space: &ColorSpace,
+        colour: &[f64],
+        path: &Path,
+    ) -> Result<(), OutputError> {
+        for r in cover::hiding_rects(ctm, space, colour, path) {
+            for d in &mut self.drawn {
+                if let Drawn::Char {
+                    trm,
+                    width,
+                    font_size,
+                    hidden,
+                    ..
+                } = d
+                {
+                    let size = font_size.abs() * trm.m11.abs().max(trm.m22.abs());
+                    *hidden |= cover::covers(&r, trm, *width, size);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        self.drawn.push(Drawn::BeginWord);
+        Ok(())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        self.drawn.push(Drawn::EndWord);
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        self.drawn.push(Drawn::EndLine);
+        Ok(())
+    }
+}
