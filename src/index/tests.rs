@@ -322,19 +322,8 @@ proptest::proptest! {
         page in 1u32..40, labelled in proptest::bool::ANY,
     ) {
         let b = a + len;
-        let entry = FileEntry {
-            hash: String::new(),
-            size: 0,
-            title: String::new(),
-            format: crate::ingest::Format::Pdf,
-            chunks: 0,
-            author: None,
-            encoding: None,
-            page_labels: labelled.then(|| (1..=40).map(|n| format!("L{n}")).collect()),
-            pages,
-            modified: None,
-            seen: None,
-        };
+        let labels = labelled.then(|| (1..=40).map(|n| format!("L{n}")).collect());
+        let entry = pdf_entry(pages, labels);
         let work = WorkPages { first: a, last: b, roman: false };
         match entry.printed_page(page, Some(work)) {
             Some(p) if labelled => proptest::prop_assert_eq!(p, format!("L{page}")),
@@ -564,19 +553,7 @@ fn equal_scores_are_ordered_by_chunk_id() {
 /// unchecked when it has not: never checked against the physical page.
 #[test]
 fn a_foreword_is_counted_in_roman_numerals() {
-    let entry = |pages: u32| FileEntry {
-        hash: String::new(),
-        size: 0,
-        title: String::new(),
-        format: crate::ingest::Format::Pdf,
-        chunks: 0,
-        author: None,
-        encoding: None,
-        page_labels: None,
-        pages: Some(pages),
-        modified: None,
-        seen: None,
-    };
+    let entry = |pages: u32| pdf_entry(Some(pages), None);
     let foreword = WorkPages {
         first: 11,
         last: 14,
@@ -593,4 +570,21 @@ fn a_foreword_is_counted_in_roman_numerals() {
         roman: true,
     };
     assert_eq!(entry(6).printed_page(2, Some(preface)), None);
+}
+
+/// A PDF's manifest entry with these pages and page labels.
+fn pdf_entry(pages: Option<u32>, page_labels: Option<Vec<String>>) -> FileEntry {
+    FileEntry {
+        hash: String::new(),
+        size: 0,
+        title: String::new(),
+        format: crate::ingest::Format::Pdf,
+        chunks: 0,
+        author: None,
+        encoding: None,
+        page_labels,
+        pages,
+        modified: None,
+        seen: None,
+    }
 }

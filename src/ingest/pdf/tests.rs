@@ -335,7 +335,8 @@ fn book(pages: &[(bool, &str)]) -> Vec<u8> {
 }
 
 /// A document of pages drawn by these content streams, each with `/F1` in
-/// Helvetica (true) or in the UTF-16 font (false).
+/// Helvetica (true) or in the UTF-16 font (false), and `/GS1` a graphics
+/// state of 30% opacity.
 fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
@@ -363,7 +364,11 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                 "Type" => "Page",
                 "Parent" => pages_id,
                 "Contents" => content,
-                "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+                "Resources" => dictionary! {
+                    "Font" => dictionary! { "F1" => font },
+                    // A translucent graphics state, for washes.
+                    "ExtGState" => dictionary! { "GS1" => dictionary! { "ca" => 0.3 } },
+                },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
             })
             .into()
@@ -518,34 +523,11 @@ fn text_under_a_drawn_box_is_not_read() {
 /// opaque one after it does.
 #[test]
 fn a_translucent_box_hides_nothing() {
-    use lopdf::{Stream, dictionary};
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let font = doc.add_object(
-        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
-    );
     let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
                BT /F1 12 Tf 72 650 Td (The keeper never lit it.) Tj ET \
                BT /F1 12 Tf 72 600 Td (A line seen through a grey wash.) Tj ET \
                q /GS1 gs 0 g 60 595 300 16 re f Q 60 645 300 16 re f";
-    let content = doc.add_object(Stream::new(dictionary! {}, ops.as_bytes().to_vec()));
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! {
-            "Font" => dictionary! { "F1" => font },
-            "ExtGState" => dictionary! { "GS1" => dictionary! { "ca" => 0.3 } },
-        },
-        "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
-    });
-    doc.objects.insert(
-        pages_id,
-        dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }.into(),
-    );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
-    let mut bytes = Vec::new();
-    doc.save_to(&mut bytes).expect("saved");
-    let ex = extract(&bytes).expect("read");
+    let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
     assert!(ex.text.contains("The keeper lit the lamp."), "{}", ex.text);
     assert!(
         ex.text.contains("A line seen through a grey wash."),
