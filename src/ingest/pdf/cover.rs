@@ -15,6 +15,7 @@
 //! it sets a colour that says whether the fill hides ([`HIDES`] grey) or
 //! not, and it makes every kind of fill one pdf-extract reports.
 
+use super::layers::deref;
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use pdf_extract::{ColorSpace, Path, PathOp, Transform};
@@ -45,43 +46,26 @@ pub(super) fn mark_fills(doc: &mut Document) {
         if !fill_after {
             continue;
         }
-        let resources: Vec<Dictionary> = match doc.get_page_resources(page) {
-            Ok((own, inherited)) => own
-                .cloned()
-                .into_iter()
-                .chain(
-                    inherited
-                        .iter()
-                        .filter_map(|id| doc.get_dictionary(*id).ok().cloned()),
-                )
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        let marked = marked(content.operations, &fill_alphas(doc, &resources));
+        let alphas = fill_alphas(doc, &super::layers::page_resources(doc, page));
+        let marked = marked(content.operations, &alphas);
         if let Ok(encoded) = (Content { operations: marked }).encode() {
             let _ = doc.change_page_content(page, encoded);
         }
     }
 }
 
-/// A dictionary, or the one a reference points at.
-fn dictionary(doc: &Document, o: &Object) -> Option<Dictionary> {
-    match o {
-        Object::Reference(id) => doc.get_dictionary(*id).ok().cloned(),
-        Object::Dictionary(d) => Some(d.clone()),
-        _ => None,
-    }
-}
-
 /// The fill opacity (`/ca`) of each graphics state these resources name.
-fn fill_alphas(doc: &Document, resources: &[Dictionary]) -> Vec<(Vec<u8>, f64)> {
+fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64)> {
+    fn dict<'a>(doc: &'a Document, o: &'a Object) -> Option<&'a Dictionary> {
+        deref(doc, o).as_dict().ok()
+    }
     let mut out = Vec::new();
     for res in resources {
-        let Some(states) = res.get(b"ExtGState").ok().and_then(|o| dictionary(doc, o)) else {
+        let Some(states) = res.get(b"ExtGState").ok().and_then(|o| dict(doc, o)) else {
             continue;
         };
         for (name, o) in states.iter() {
-            let ca = dictionary(doc, o)
+            let ca = dict(doc, o)
                 .and_then(|s| s.get(b"ca").ok().and_then(|v| v.as_float().ok()))
                 .map_or(1.0, f64::from);
             out.push((name.clone(), ca));

@@ -103,18 +103,7 @@ fn off_names(
         }
     };
     let (mut names, mut forms) = (HashSet::new(), HashSet::new());
-    let Ok((own, inherited)) = doc.get_page_resources(page) else {
-        return (names, forms);
-    };
-    let resources: Vec<&Dictionary> = own
-        .into_iter()
-        .chain(
-            inherited
-                .iter()
-                .filter_map(|id| doc.get_dictionary(*id).ok()),
-        )
-        .collect();
-    for res in resources {
+    for res in page_resources(doc, page) {
         let dict = |key: &[u8]| res.get(key).ok().and_then(|o| deref(doc, o).as_dict().ok());
         if let Some(props) = dict(b"Properties") {
             for (name, o) in props.iter() {
@@ -171,11 +160,26 @@ fn without_hidden_text(
         .collect()
 }
 
-fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
+/// An object, or the one a reference points at.
+pub(super) fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
     match o {
         Object::Reference(id) => doc.get_object(*id).unwrap_or(o),
         _ => o,
     }
+}
+
+/// A page's resource dictionaries: its own, then those it inherits.
+pub(super) fn page_resources(doc: &Document, page: ObjectId) -> Vec<&Dictionary> {
+    let Ok((own, inherited)) = doc.get_page_resources(page) else {
+        return Vec::new();
+    };
+    own.into_iter()
+        .chain(
+            inherited
+                .iter()
+                .filter_map(|id| doc.get_dictionary(*id).ok()),
+        )
+        .collect()
 }
 
 #[cfg(test)]
