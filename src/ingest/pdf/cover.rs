@@ -54,7 +54,8 @@ pub(super) fn mark_fills(doc: &mut Document) {
     }
 }
 
-/// The fill opacity (`/ca`) of each graphics state these resources name.
+/// The fill opacity (`/ca`) of each graphics state these resources name
+/// (none with a blend mode that mixes).
 fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64)> {
     fn dict<'a>(doc: &'a Document, o: &'a Object) -> Option<&'a Dictionary> {
         deref(doc, o).as_dict().ok()
@@ -65,9 +66,17 @@ fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64)>
             continue;
         };
         for (name, o) in states.iter() {
-            let ca = dict(doc, o)
+            let state = dict(doc, o);
+            let ca = state
                 .and_then(|s| s.get(b"ca").ok().and_then(|v| v.as_float().ok()))
                 .map_or(1.0, f64::from);
+            // A blend mode other than the normal one (Multiply, Screen…)
+            // mixes the box with the text under it: it hides nothing.
+            let blends = state
+                .and_then(|s| s.get(b"BM").ok())
+                .and_then(|bm| bm.as_name().ok())
+                .is_some_and(|n| n != b"Normal" && n != b"Compatible");
+            let ca = if blends { 0.0 } else { ca };
             out.push((name.clone(), ca));
         }
     }
@@ -138,32 +147,84 @@ fn luminance(c: &[f64]) -> Option<f64> {
 pub(crate) struct Rect(pub f64, pub f64, pub f64, pub f64);
 
 /// The rectangles a fill paints that hide text: none unless
-/// [`mark_fills`] marked the fill as hiding.
+/// [`mark_fills`] marked the fill as hiding. A rectangle is an `re`, or a
+/// closed path of four corners at right angles to the page; a turned
+/// rectangle counts when it is turned by right angles.
 pub(crate) fn hiding_rects(
     ctm: &Transform,
     space: &ColorSpace,
     colour: &[f64],
     path: &Path,
 ) -> Vec<Rect> {
-    if !hides(space, colour) || ctm.m12.abs() > 1e-6 || ctm.m21.abs() > 1e-6 {
+    let square = (ctm.m12.abs() < 1e-6 && ctm.m21.abs() < 1e-6)
+        || (ctm.m11.abs() < 1e-6 && ctm.m22.abs() < 1e-6);
+    if !hides(space, colour) || !square {
         return Vec::new();
     }
-    let at = |x: f64, y: f64| (x * ctm.m11 + ctm.m31, y * ctm.m22 + ctm.m32);
-    path.ops
-        .iter()
-        .filter_map(|op| match *op {
-            PathOp::Rect(x, y, w, h) => {
-                let (a, b) = at(x, y);
-                let (c, d) = at(x + w, y + h);
-                let r = Rect(a.min(c), b.min(d), a.max(c), b.max(d));
-                [r.0, r.1, r.2, r.3]
-                    .iter()
-                    .all(|v| v.is_finite())
-                    .then_some(r)
+    let at = |x: f64, y: f64| {
+        (
+            x * ctm.m11 + y * ctm.m21 + ctm.m31,
+            x * ctm.m12 + y * ctm.m22 + ctm.m32,
+        )
+    };
+    let bounds = |corners: &[(f64, f64)]| -> Option<Rect> {
+        let pts: Vec<(f64, f64)> = corners.iter().map(|&(x, y)| at(x, y)).collect();
+        let r = Rect(
+            pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min),
+            pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
+            pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max),
+            pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+        );
+        [r.0, r.1, r.2, r.3]
+            .iter()
+            .all(|v| v.is_finite())
+            .then_some(r)
+    };
+    let mut out = Vec::new();
+    // The corners of the subpath being drawn with lines (None once it
+    // holds a curve: no rectangle).
+    let mut lines: Option<Vec<(f64, f64)>> = None;
+    let close = |lines: &mut Option<Vec<(f64, f64)>>, out: &mut Vec<Rect>| {
+        if let Some(mut pts) = lines.take() {
+            if pts.len() == 5 && pts[0] == pts[4] {
+                pts.pop();
             }
-            _ => None,
-        })
-        .collect()
+            let xs = distinct(pts.iter().map(|p| p.0));
+            let ys = distinct(pts.iter().map(|p| p.1));
+            if pts.len() == 4 && xs == 2 && ys == 2 {
+                out.extend(bounds(&pts));
+            }
+        }
+    };
+    for op in &path.ops {
+        match *op {
+            PathOp::Rect(x, y, w, h) => {
+                close(&mut lines, &mut out);
+                out.extend(bounds(&[(x, y), (x + w, y + h)]));
+            }
+            PathOp::MoveTo(x, y) => {
+                close(&mut lines, &mut out);
+                lines = Some(vec![(x, y)]);
+            }
+            PathOp::LineTo(x, y) => {
+                if let Some(pts) = lines.as_mut() {
+                    pts.push((x, y));
+                }
+            }
+            PathOp::CurveTo(..) => lines = None,
+            PathOp::Close => close(&mut lines, &mut out),
+        }
+    }
+    close(&mut lines, &mut out);
+    out
+}
+
+/// How many different values (to a hundredth of a point).
+fn distinct(v: impl Iterator<Item = f64>) -> usize {
+    let mut seen: Vec<i64> = v.map(|x| (x * 100.0).round() as i64).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
 }
 
 /// Did [`mark_fills`] mark this fill as one that hides?
@@ -171,14 +232,20 @@ fn hides(space: &ColorSpace, colour: &[f64]) -> bool {
     matches!(space, ColorSpace::DeviceGray) && colour == [HIDES]
 }
 
-/// Does `r` hide the upright character drawn at `trm` (its advance
-/// `width` in text units, its size on the page `size`)?
-pub(crate) fn covers(r: &Rect, trm: &Transform, width: f64, size: f64) -> bool {
+/// How much of the upright character drawn at `trm` (its advance `width`
+/// in text units, its size on the page `size`) `r` covers: the height of
+/// the rectangle across the middle of the character, within its line. A
+/// character is hidden when the boxes over it cover most of its line
+/// ([`HIDDEN`] of its size), one bar or several stacked.
+pub(crate) fn covered(r: &Rect, trm: &Transform, width: f64, size: f64) -> f64 {
     let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
-    if !upright || r.3 - r.1 < 0.6 * size {
-        return false;
-    }
     let cx = trm.m31 + width * size / 2.0;
-    let cy = trm.m32 + 0.3 * size;
-    r.0 <= cx && cx <= r.2 && r.1 <= cy && cy <= r.3
+    if !(upright && r.0 <= cx && cx <= r.2) {
+        return 0.0;
+    }
+    let (low, high) = (trm.m32 - 0.2 * size, trm.m32 + 0.8 * size);
+    (r.3.min(high) - r.1.max(low)).max(0.0)
 }
+
+/// The share of a character's size that boxes must cover to hide it.
+pub(crate) const HIDDEN: f64 = 0.6;

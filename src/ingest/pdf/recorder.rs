@@ -53,7 +53,8 @@ enum Drawn {
         spacing: f64,
         font_size: f64,
         text: String,
-        hidden: bool,
+        /// How much of its height boxes drawn after it cover.
+        covered: f64,
     },
     BeginWord,
     EndWord,
@@ -219,17 +220,35 @@ impl OutputDev for Recorder {
     }
 
     fn end_page(&mut self) -> Result<(), OutputError> {
-        for d in std::mem::take(&mut self.drawn) {
+        let hidden = hidden_words(&self.drawn);
+        // Where boxes hide characters, a mark stands in their place, so the
+        // words either side never read as one passage.
+        let mut in_mark = false;
+        for (d, hide) in std::mem::take(&mut self.drawn).into_iter().zip(hidden) {
             match d {
                 Drawn::Char {
                     trm,
                     width,
                     spacing,
                     font_size,
+                    ..
+                } if hide => {
+                    if !in_mark {
+                        self.emit_character(&trm, width, spacing, font_size, "\u{FFFC}")?;
+                        in_mark = true;
+                    }
+                }
+                Drawn::Char {
+                    trm,
+                    width,
+                    spacing,
+                    font_size,
                     text,
-                    hidden: false,
-                } => self.emit_character(&trm, width, spacing, font_size, &text)?,
-                Drawn::Char { .. } => {}
+                    ..
+                } => {
+                    in_mark = false;
+                    self.emit_character(&trm, width, spacing, font_size, &text)?
+                }
                 Drawn::BeginWord => {
                     self.first_char = true;
                     self.plain.begin_word()?
@@ -255,7 +274,7 @@ impl OutputDev for Recorder {
             spacing,
             font_size,
             text: char.to_string(),
-            hidden: false,
+            covered: 0.0,
         });
         Ok(())
     }
@@ -273,12 +292,11 @@ impl OutputDev for Recorder {
                     trm,
                     width,
                     font_size,
-                    hidden,
+                    covered,
                     ..
                 } = d
                 {
-                    let size = font_size.abs() * trm.m11.abs().max(trm.m22.abs());
-                    *hidden |= cover::covers(&r, trm, *width, size);
+                    *covered += cover::covered(&r, trm, *width, glyph_size(trm, *font_size));
                 }
             }
         }
@@ -299,4 +317,67 @@ impl OutputDev for Recorder {
         self.drawn.push(Drawn::EndLine);
         Ok(())
     }
+}
+
+/// A glyph's size on the page, for an upright or turned character.
+fn glyph_size(trm: &Transform, font_size: f64) -> f64 {
+    font_size.abs() * trm.m11.hypot(trm.m12).max(trm.m21.hypot(trm.m22))
+}
+
+/// Which characters boxes hide: those covered over most of their line,
+/// and the rest of any word one of them is in (a box over "un" of "unsafe"
+/// leaves no "safe" as a word of its own).
+fn hidden_words(drawn: &[Drawn]) -> Vec<bool> {
+    let chars: Vec<Option<(&Transform, f64, f64, bool)>> = drawn
+        .iter()
+        .map(|d| match d {
+            Drawn::Char {
+                trm,
+                width,
+                font_size,
+                text,
+                covered,
+                ..
+            } => {
+                let size = glyph_size(trm, *font_size);
+                let blank = text.chars().all(char::is_whitespace);
+                Some((
+                    trm,
+                    *width * size,
+                    size,
+                    !blank && *covered > 0.0 && *covered >= cover::HIDDEN * size,
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut hidden: Vec<bool> = chars.iter().map(|c| c.is_some_and(|c| c.3)).collect();
+    // Letters that touch on one baseline are one word.
+    let touch = |a: usize, b: usize| -> bool {
+        match (chars[a], chars[b]) {
+            (Some((ta, wa, sa, _)), Some((tb, _, _, _))) => {
+                let blank = |i: usize| match &drawn[i] {
+                    Drawn::Char { text, .. } => text.chars().all(char::is_whitespace),
+                    _ => true,
+                };
+                !blank(a)
+                    && !blank(b)
+                    && (ta.m32 - tb.m32).abs() < 0.3 * sa
+                    && (tb.m31 - (ta.m31 + wa)).abs() < 0.15 * sa
+            }
+            _ => false,
+        }
+    };
+    let idx: Vec<usize> = (0..drawn.len()).filter(|&i| chars[i].is_some()).collect();
+    for pair in idx.windows(2) {
+        if hidden[pair[0]] && touch(pair[0], pair[1]) {
+            hidden[pair[1]] = true;
+        }
+    }
+    for pair in idx.windows(2).rev() {
+        if hidden[pair[1]] && touch(pair[0], pair[1]) {
+            hidden[pair[0]] = true;
+        }
+    }
+    hidden
 }

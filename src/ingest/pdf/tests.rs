@@ -335,8 +335,8 @@ fn book(pages: &[(bool, &str)]) -> Vec<u8> {
 }
 
 /// A document of pages drawn by these content streams, each with `/F1` in
-/// Helvetica (true) or in the UTF-16 font (false), and `/GS1` a graphics
-/// state of 30% opacity.
+/// Helvetica (true) or in the UTF-16 font (false), `/GS1` a graphics
+/// state of 30% opacity and `/GS2` one that multiplies.
 fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
@@ -367,7 +367,10 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                 "Resources" => dictionary! {
                     "Font" => dictionary! { "F1" => font },
                     // A translucent graphics state, for washes.
-                    "ExtGState" => dictionary! { "GS1" => dictionary! { "ca" => 0.3 } },
+                    "ExtGState" => dictionary! {
+                        "GS1" => dictionary! { "ca" => 0.3 },
+                        "GS2" => dictionary! { "BM" => "Multiply" },
+                    },
                 },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
             })
@@ -559,4 +562,41 @@ fn raised_and_lowered_digits_are_superscripts_and_subscripts() {
     ] {
         assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
     }
+}
+
+/// Where a box hides words a mark stands, so the words either side never
+/// join; a box over part of a word hides the whole word; boxes drawn as a
+/// path, stacked as thin bars or turned by a right angle hide as one `re`
+/// does; a white box that multiplies with the page hides nothing.
+#[test]
+fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
+    // Helvetica 12: "The keeper did " is about 80 pt from x = 72.
+    let line = |y: u32, text: &str| format!("BT /F1 12 Tf 72 {y} Td ({text}) Tj ET ");
+    let ops = [
+        line(700, "The keeper did not leave the lamp."),
+        "0 g 153 696 18 14 re f ".into(),
+        line(650, "The old tower was unsafe in winter."),
+        // Over "un" of "unsafe" only.
+        "0 g 173 646 11 14 re f ".into(),
+        line(600, "The cook was never sober at all."),
+        "0 g 154 596 m 184 596 l 184 610 l 154 610 l h f ".into(),
+        line(550, "The boat came never again to us."),
+        "0 g 150 546 30 4.5 re 150 550.5 30 4.5 re 150 555 30 4.5 re f ".into(),
+        line(500, "The light was never lit that year."),
+        "q 0 1 -1 0 0 0 cm 0 g 496 -170 14 30 re f Q ".into(),
+        line(450, "The keeper was always paid well."),
+        "q /GS2 gs 1 g 60 446 300 14 re f Q ".into(),
+        // Turned text no box covers (an arXiv stamp in the margin).
+        "BT /F1 10 Tf 0 1 -1 0 30 300 Tm (arXiv:2501.10120v1) Tj ET 0 g 60 100 5 5 re f ".into(),
+    ]
+    .concat();
+    let ex = extract(&drawn(&[(true, ops)])).expect("read");
+    let t = crate::ingest::collapse_ws(&ex.text);
+    assert!(t.contains("The keeper did \u{FFFC} leave the lamp."), "{t}");
+    assert!(t.contains("The old tower was \u{FFFC} in winter."), "{t}");
+    assert!(t.contains("The cook was \u{FFFC} sober"), "{t}");
+    assert!(!t.contains("never"), "{t}");
+    assert!(!t.contains("safe"), "{t}");
+    assert!(t.contains("The keeper was always paid well."), "{t}");
+    assert!(t.contains("arXiv:2501.10120v1"), "{t}");
 }
