@@ -6,7 +6,8 @@
 //! Arabic under an override shows as it always does and is kept.
 
 const RLO: char = '\u{202E}';
-/// What ends an override: POP DIRECTIONAL FORMATTING, or the paragraph.
+/// What ends an override: POP DIRECTIONAL FORMATTING (its own), or the
+/// paragraph.
 fn ends(c: char) -> bool {
     matches!(c, '\u{202C}' | '\n' | '\u{2029}')
 }
@@ -26,14 +27,22 @@ pub(super) fn hide_reversed(text: &mut String) {
     while let Some(at) = rest.find(RLO) {
         out.push_str(&rest[..at]);
         let run = &rest[at..];
+        // The override lasts until its own POP (embeddings and overrides
+        // opened inside it are closed by theirs first) or the paragraph.
+        let mut depth = 0usize;
         let len = run
             .char_indices()
-            .skip(1)
-            .find(|&(_, c)| ends(c))
-            .map_or(
-                run.len(),
-                |(i, c)| if c == '\n' { i } else { i + c.len_utf8() },
-            );
+            .find(|&(_, c)| {
+                match c {
+                    '\u{202A}' | '\u{202B}' | '\u{202D}' | '\u{202E}' => depth += 1,
+                    '\u{202C}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                ends(c) && (c != '\u{202C}' || depth == 0)
+            })
+            .map_or(run.len(), |(i, c)| {
+                if c == '\u{202C}' { i + c.len_utf8() } else { i }
+            });
         let reversed = run[..len]
             .chars()
             .any(|c| c.is_alphanumeric() && !right_to_left(c));
@@ -62,6 +71,11 @@ mod tests {
         assert!(t.starts_with("he \u{FFFC} "), "{t:?}");
         assert!(!t.contains("deid"), "{t:?}");
         assert!(t.contains(" that night\nnext \u{202E}\u{5E9}"), "{t:?}");
+        // An embedding inside the override is closed by its own POP; the
+        // override goes on to the next.
+        let mut t = "in \u{202E}\u{202A}\u{202C} 1581 \u{202C} by".to_string();
+        hide_reversed(&mut t);
+        assert!(!t.contains("1581") && t.ends_with(" by"), "{t:?}");
         // An override that is never ended ends with its paragraph.
         let mut t = "a \u{202E}ton\nb".to_string();
         hide_reversed(&mut t);

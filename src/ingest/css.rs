@@ -72,6 +72,32 @@ pub(super) fn displays_as_block(declarations: &str) -> bool {
         })
 }
 
+/// An override of the text's direction (`unicode-bidi: bidi-override`):
+/// drawn right to left when the direction there is.
+pub(super) fn overrides_direction(declarations: &str) -> bool {
+    let d = tidy(&without_comments(declarations));
+    d.split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .any(|(p, v)| {
+            p.trim() == "unicode-bidi"
+                && (v.trim().starts_with("bidi-override")
+                    || v.trim().starts_with("isolate-override"))
+        })
+}
+
+/// The direction a style sets: `Some(true)` for right to left.
+pub(super) fn direction(declarations: &str) -> Option<bool> {
+    let d = tidy(&without_comments(declarations));
+    d.split(';')
+        .filter_map(|decl| decl.split_once(':'))
+        .filter(|(p, _)| p.trim() == "direction")
+        .find_map(|(_, v)| match v.trim_end_matches("!important").trim() {
+            "rtl" => Some(true),
+            "ltr" => Some(false),
+            _ => None,
+        })
+}
+
 /// A superscript (`Some(true)`) or subscript (`Some(false)`) by
 /// `vertical-align`.
 pub(super) fn vertical_shift(declarations: &str) -> Option<bool> {

@@ -114,7 +114,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
-                if SKIP.contains(&name) || hidden(child.id(), el, hide) {
+                if SKIP.contains(&name) || hidden(child, el, hide) {
                     // Not read as text, but maybe shown (a button, an
                     // image, struck-out words, an element whose hiding
                     // style a stylesheet or a later declaration undoes):
@@ -222,7 +222,7 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
             Edge::Open(n) if n.id() == node.id() => {}
             Edge::Open(n) => match n.value() {
                 Node::Element(el)
-                    if skipping > 0 || SKIP.contains(&el.name()) || hidden(n.id(), el, hide) =>
+                    if skipping > 0 || SKIP.contains(&el.name()) || hidden(n, el, hide) =>
                 {
                     skipping += 1
                 }
@@ -253,7 +253,8 @@ type Hide = super::sheet::Styled;
 /// override), or hidden by a rule of the page's style sheets.
 /// (Where a stylesheet shows it after all, the mark it leaves keeps the
 /// words either side apart.)
-fn hidden(id: ego_tree::NodeId, el: &scraper::node::Element, hide: &Hide) -> bool {
+fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: &Hide) -> bool {
+    let id = node.id();
     el.attr("hidden").is_some()
         || (el.name() == "bdo"
             && el
@@ -262,6 +263,27 @@ fn hidden(id: ego_tree::NodeId, el: &scraper::node::Element, hide: &Hide) -> boo
         || (el.name() == "dialog" && el.attr("open").is_none())
         || el.attr("style").is_some_and(super::css::hides)
         || hide.hidden.contains(&id)
+        || (el
+            .attr("style")
+            .is_some_and(super::css::overrides_direction)
+            && right_to_left(node))
+}
+
+/// Is the direction at `node` right to left: its own `dir` or `direction`,
+/// else its nearest ancestor's that sets one?
+fn right_to_left(node: ego_tree::NodeRef<'_, Node>) -> bool {
+    std::iter::successors(Some(node), |n| n.parent())
+        .filter_map(|n| n.value().as_element())
+        .find_map(|el| {
+            el.attr("style")
+                .and_then(super::css::direction)
+                .or_else(|| match el.attr("dir")?.to_ascii_lowercase().as_str() {
+                    "rtl" => Some(true),
+                    "ltr" => Some(false),
+                    _ => None,
+                })
+        })
+        .unwrap_or(false)
 }
 
 /// A superscript (`Some(true)`) or subscript: `<sup>`, `<sub>`, or
@@ -497,6 +519,20 @@ mod tests {
             "<p>It was <math><mfrac><mn>1</mn><mn>2</mn></mfrac></math> of it.</p>",
         );
         assert!(!t.contains("12") && t.contains('\u{FFFC}'), "{t}");
+        // An override where the direction, set or inherited, is right to
+        // left: the page shows the digits reversed.
+        for body in [
+            "<p>lit in <span dir=\"rtl\" style=\"unicode-bidi: bidi-override\">1585</span> by</p>",
+            "<p dir=\"rtl\">lit in <span style=\"unicode-bidi: bidi-override\">1586</span> by</p>",
+        ] {
+            let t = page("", body);
+            assert!(!t.contains("158"), "{t}");
+        }
+        let t = page(
+            "",
+            "<p>lit in <span style=\"unicode-bidi: bidi-override\">1587</span> by</p>",
+        );
+        assert!(t.contains("1587"), "{t}");
         let t = page("", "<p>A <ruby>light<rt>house</rt></ruby> keeper.</p>");
         assert_eq!(t, "A light keeper.");
         // A poem's lines: spans the sheet makes blocks, line breaks it
