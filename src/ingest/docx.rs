@@ -69,17 +69,22 @@ fn read_entry<R: Read + std::io::Seek>(
 }
 
 /// The styles of `word/styles.xml` that hide their text (`w:vanish` in
-/// their run properties, or in a style they are based on), and whether the
-/// document's defaults (`w:docDefaults`) or its default paragraph style
-/// hide every paragraph that does not show itself.
+/// their run properties, in a style they are based on, or in the
+/// document's defaults `w:docDefaults` when neither says otherwise) or
+/// strike it through (`w:strike`, `w:dstrike`), and whether the default
+/// paragraph style (or the defaults) does so to every paragraph that names
+/// no style.
 fn hidden_styles(xml: &str) -> HiddenStyles {
+    let off = |e: &quick_xml::events::BytesStart<'_>| {
+        matches!(attr(e, b"val").as_deref(), Some("0" | "false" | "off"))
+    };
     let mut r = quick_xml::Reader::from_str(xml);
-    // (id, based on, hides) of each style.
-    let mut styles: Vec<(String, Option<String>, bool)> = Vec::new();
+    let mut styles: Vec<StyleProps> = Vec::new();
     let mut default_paragraph = None;
     let mut in_rpr = false;
-    // Inside `w:docDefaults`, and whether its run properties hide.
-    let (mut in_defaults, mut defaults_hide) = (false, false);
+    // Inside `w:docDefaults`, and what its run properties set.
+    let mut in_defaults = false;
+    let mut defaults = StyleProps::default();
     while let Ok(ev) = r.read_event() {
         match ev {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"style" => {
@@ -89,56 +94,87 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
                 {
                     default_paragraph = Some(id.clone());
                 }
-                styles.push((id, None, false));
+                styles.push(StyleProps {
+                    id,
+                    ..StyleProps::default()
+                });
             }
             Event::Start(e) if e.local_name().as_ref() == b"rPr" => in_rpr = true,
             Event::End(e) if e.local_name().as_ref() == b"rPr" => in_rpr = false,
             Event::Start(e) if e.local_name().as_ref() == b"docDefaults" => in_defaults = true,
             Event::End(e) if e.local_name().as_ref() == b"docDefaults" => in_defaults = false,
-            Event::Empty(e) | Event::Start(e)
-                if in_defaults && in_rpr && e.local_name().as_ref() == b"vanish" =>
-            {
-                defaults_hide = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
-            }
             // `<x/>` and `<x></x>` are the same element.
-            Event::Empty(e) | Event::Start(e) => match (e.local_name().as_ref(), styles.last_mut())
-            {
-                (b"basedOn", Some(s)) => s.1 = attr(&e, b"val"),
-                (b"vanish", Some(s)) if in_rpr => {
-                    s.2 = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
+            Event::Empty(e) | Event::Start(e) => {
+                let target = if in_defaults {
+                    Some(&mut defaults)
+                } else {
+                    styles.last_mut()
+                };
+                match (e.local_name().as_ref(), target) {
+                    (b"basedOn", Some(s)) if !in_defaults => s.based_on = attr(&e, b"val"),
+                    (b"vanish", Some(s)) if in_rpr => s.vanish = Some(!off(&e)),
+                    (b"strike" | b"dstrike", Some(s)) if in_rpr => s.strike = Some(!off(&e)),
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             Event::Eof => break,
             _ => {}
         }
     }
-    let mut hidden: std::collections::HashSet<String> =
-        styles.iter().filter(|s| s.2).map(|s| s.0.clone()).collect();
-    // Inherited, a step at a time (a chain is short; a loop ends).
-    for _ in 0..styles.len().min(32) {
-        let more: Vec<String> = styles
-            .iter()
-            .filter(|s| !hidden.contains(&s.0) && s.1.as_ref().is_some_and(|b| hidden.contains(b)))
-            .map(|s| s.0.clone())
-            .collect();
-        if more.is_empty() {
-            break;
+    // What a style sets, else what the style it is based on does (a chain
+    // is short; a loop ends), else the defaults.
+    let resolve = |id: &str, get: &dyn Fn(&StyleProps) -> Option<bool>| -> bool {
+        let mut at = styles.iter().find(|s| s.id == id);
+        for _ in 0..32 {
+            let Some(s) = at else { break };
+            if let Some(v) = get(s) {
+                return v;
+            }
+            at = s
+                .based_on
+                .as_deref()
+                .and_then(|b| styles.iter().find(|s| s.id == b));
         }
-        hidden.extend(more);
-    }
+        get(&defaults).unwrap_or(false)
+    };
+    let set = |get: &dyn Fn(&StyleProps) -> Option<bool>| -> std::collections::HashSet<String> {
+        styles
+            .iter()
+            .filter(|s| resolve(&s.id, get))
+            .map(|s| s.id.clone())
+            .collect()
+    };
+    let (vanish, strike) = (|s: &StyleProps| s.vanish, |s: &StyleProps| s.strike);
+    let default_of = |get: &dyn Fn(&StyleProps) -> Option<bool>| match &default_paragraph {
+        Some(d) => resolve(d, get),
+        None => get(&defaults).unwrap_or(false),
+    };
     HiddenStyles {
-        default_paragraph: defaults_hide || default_paragraph.is_some_and(|d| hidden.contains(&d)),
-        ids: hidden,
+        default_paragraph: default_of(&vanish),
+        default_struck: default_of(&strike),
+        ids: set(&vanish),
+        struck: set(&strike),
     }
 }
 
-/// The styles that hide their text, by id, and whether the default
-/// paragraph style (a paragraph's that names none) is one.
+/// The run properties a style (or the document's defaults) sets.
+#[derive(Default)]
+struct StyleProps {
+    id: String,
+    based_on: Option<String>,
+    vanish: Option<bool>,
+    strike: Option<bool>,
+}
+
+/// The styles that hide their text and those that strike it through, by
+/// id, and whether the default paragraph style (a paragraph's that names
+/// none) does either.
 #[derive(Default)]
 struct HiddenStyles {
     ids: std::collections::HashSet<String>,
+    struck: std::collections::HashSet<String>,
     default_paragraph: bool,
+    default_struck: bool,
 }
 
 fn core_title(xml: &str) -> Option<String> {
@@ -246,6 +282,8 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut struck = false;
     // The paragraph's style hides its text.
     let mut para_hidden = false;
+    // The paragraph's style strikes its text through.
+    let mut para_struck = false;
     // Inside `w:rPrChange`: the formatting before a tracked change, not
     // what Word shows.
     let mut old_format = 0usize;
@@ -276,6 +314,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
                     para_hidden = hidden_styles.default_paragraph;
+                    para_struck = hidden_styles.default_struck;
                 }
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
@@ -299,7 +338,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         deleted += 1;
                     }
                 }
-                b"r" => (hidden, raised, struck) = (para_hidden, None, false),
+                b"r" => (hidden, raised, struck) = (para_hidden, None, para_struck),
                 b"tr" => rows.push((String::new(), false)),
                 b"tc" => {
                     if let Some(row) = rows.last_mut() {
@@ -325,14 +364,18 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 b"pStyle" => {
                     if let Some(v) = attr(&e, b"val") {
                         para_hidden = hidden_styles.ids.contains(&v);
+                        para_struck = hidden_styles.struck.contains(&v);
                         level = style_level(&v);
                     }
                 }
                 b"tab" | b"ptab" if deleted == 0 && !hidden => para.push('\t'),
                 b"br" | b"cr" if deleted == 0 && !hidden => para.push('\n'),
                 _ if old_format > 0 => {}
-                b"rStyle" if attr(&e, b"val").is_some_and(|v| hidden_styles.ids.contains(&v)) => {
-                    hidden = true;
+                b"rStyle" => {
+                    if let Some(v) = attr(&e, b"val") {
+                        hidden |= hidden_styles.ids.contains(&v);
+                        struck |= hidden_styles.struck.contains(&v);
+                    }
                 }
                 b"strike" | b"dstrike" => {
                     struck = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));

@@ -300,3 +300,29 @@ fn footnotes_and_endnotes_are_read_apart() {
         "The keeper lit the lamp.\n\n\u{FFFC}\n\nLogbook of 1811, folio 4.\n\n\u{FFFC}\n\n\u{FFFC}\n\nSee the Board's minutes.\n\n\u{FFFC}"
     );
 }
+
+/// Styles apply as Word applies them: a styled paragraph is hidden by the
+/// document's hidden defaults unless its style shows it, and a character
+/// or paragraph style that strikes through leaves marks, not text.
+#[test]
+fn hiding_and_striking_come_through_styles() {
+    let styles = r#"</w:styles><w:docDefaults><w:rPrDefault><w:rPr><w:vanish/></w:rPr></w:rPrDefault></w:docDefaults><w:styles>
+<w:style w:type="paragraph" w:default="1" w:styleId="Normal"/>
+<w:style w:type="paragraph" w:styleId="BodyText"><w:basedOn w:val="Normal"/><w:rPr><w:sz w:val="24"/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="Visible"><w:rPr><w:vanish w:val="0"/></w:rPr></w:style>"#;
+    let body = r#"<w:p><w:pPr><w:pStyle w:val="BodyText"/></w:pPr><w:r><w:t>The keeper sold the brass.</w:t></w:r></w:p>
+<w:p><w:pPr><w:pStyle w:val="Visible"/></w:pPr><w:r><w:t>Shown.</w:t></w:r></w:p>"#;
+    let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+    assert_eq!(ex.text, "Shown.");
+    let styles = r#"<w:style w:type="character" w:styleId="Struck"><w:rPr><w:strike/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="StruckPara"><w:rPr><w:dstrike/></w:rPr></w:style>"#;
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">The keeper did </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Struck"/></w:rPr><w:t xml:space="preserve">not </w:t></w:r><w:r><w:t>leave.</w:t></w:r></w:p>
+<w:p><w:pPr><w:pStyle w:val="StruckPara"/></w:pPr><w:r><w:t>The inspector never came.</w:t></w:r></w:p>"#;
+    let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+    assert!(ex.text.contains("did  \u{FFFC} leave."), "{}", ex.text);
+    assert!(
+        !ex.text.contains("not") && !ex.text.contains("inspector"),
+        "{}",
+        ex.text
+    );
+}
