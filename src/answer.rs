@@ -264,17 +264,18 @@ fn quotations(s: &str) -> Vec<std::ops::Range<usize>> {
 pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
     let mut claims = Vec::new();
     for line in summary.lines() {
-        // A Markdown heading ("## Findings") states nothing to cite.
-        if is_heading(line) && citations(line).is_empty() {
+        // A Markdown heading ("## Findings") states nothing to cite; one
+        // that reads as a statement (a number in it, or a sentence's
+        // length) is a claim like any other.
+        if is_heading(line) && citations(line).is_empty() && !states_something(line) {
             continue;
         }
         for r in crate::text::claim_sentences(line) {
             let text = line[r].trim().to_string();
-            // A lone marker after a sentence belongs to that sentence.
+            // A lone marker after a sentence belongs to that sentence (a
+            // number beside a marker, "90,000 [2].", is a claim of its own).
             let cites = citations(&text);
-            let only_marker = text
-                .chars()
-                .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
+            let only_marker = !says_something(&text);
             if only_marker
                 && !cites.is_empty()
                 && let Some(last) = claims.last_mut()
@@ -302,6 +303,14 @@ pub fn check_claims(summary: &str, statuses: &[Status]) -> Vec<Claim> {
 }
 
 /// An ATX heading line: one to six `#`, then a space or the line's end.
+/// A heading that states something: a number in it (past a section's
+/// own number, "## 2. Results"), or six words or more.
+fn states_something(line: &str) -> bool {
+    let t = line.trim_start().trim_start_matches('#').trim();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ');
+    t.chars().any(|c| c.is_ascii_digit()) || t.split_whitespace().count() >= 6
+}
+
 fn is_heading(line: &str) -> bool {
     let t = line.trim_start();
     let hashes = t.chars().take_while(|c| *c == '#').count();
@@ -419,6 +428,29 @@ mod tests {
         // A lone marker still belongs to the sentence before it.
         let claims = check_claims("It was lit in 1811. [1]. Then", &[Validated]);
         assert_eq!(claims[0].citations, [1], "{claims:?}");
+    }
+
+    /// A heading that states something is a claim (uncited, marked), and
+    /// a number beside a marker is a claim of its own, not the sentence
+    /// before's.
+    #[test]
+    fn statements_in_headings_and_bare_numbers_are_claims() {
+        let claims = check_claims(
+            "# The light was first lit in 1807 and cost 90,000 pounds\nIt was lit in 1811 [1]. 90,000 [2].",
+            &[Validated, Dropped],
+        );
+        let got: Vec<_> = claims.iter().map(|c| (c.text.as_str(), c.issue)).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "# The light was first lit in 1807 and cost 90,000 pounds",
+                    Some(ClaimIssue::Uncited)
+                ),
+                ("It was lit in 1811 [1].", None),
+                ("90,000 [2].", Some(ClaimIssue::CitesDroppedOnly)),
+            ]
+        );
     }
 
     #[test]
