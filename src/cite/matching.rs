@@ -77,6 +77,14 @@ fn doi_at(text: &str, doi: &str) -> Option<usize> {
     })
 }
 
+/// A source in a format of notes rather than of published works.
+fn is_notes(id: &str) -> bool {
+    let lower = id.to_lowercase();
+    [".md", ".markdown", ".txt", ".text", ".rst"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
 impl Matched {
     /// Tie works to sources: by file name, else by DOI (`head` gives the
     /// first text of a source, asked only while a work with a DOI is left),
@@ -87,9 +95,10 @@ impl Matched {
     ///   folders the entry's path names too (`vol2/history.md`).
     /// - A file name that two works' files share as far as the source's
     ///   path tells ties neither.
-    /// - A DOI ties the source it is printed in first, unless the source's
-    ///   title is another work's (a paper that cites that DOI), or another
-    ///   source is titled as the work and this one is not (notes on it).
+    /// - A DOI ties the source it is printed in first, unless the source is
+    ///   notes (Markdown, text: a DOI there cites the work), its title is
+    ///   another work's (a paper that cites that DOI), or another source is
+    ///   titled as the work and this one is not.
     /// - A title ties the sources most like it, never one whose title
     ///   numbers another volume or part, or is about the work ("Notes on
     ///   …", "… : a review"): see [`title_similarity`].
@@ -134,7 +143,9 @@ impl Matched {
             .collect();
         if !doi_works.is_empty() {
             for s in sources {
-                if work_of.contains_key(&s.id) {
+                // An author's notes (Markdown, text) cite works; they are
+                // not published under a DOI.
+                if work_of.contains_key(&s.id) || is_notes(&s.id) {
                     continue;
                 }
                 let Some(text) = head(&s.id) else { continue };
@@ -391,6 +402,7 @@ mod tests {
 @book{smith1990, title = {Lighthouse Economics}, year = {1990},
   file = {Full Text:/home/me/Zotero/storage/ZZ99YY88/fulltext.md:text/markdown}}
 @book{ness1901, title = {Keepers of the Northern Lights}, doi = {10.5555/ness.1901.keepers}}
+@book{reid1850, title = {The Reid Letters}, doi = {10.5555/reid.1850}}
 "#,
         )
         .unwrap();
@@ -398,15 +410,21 @@ mod tests {
             ("fulltext.md", "Account of the Bell Rock Light-House"),
             ("keepers.md", "Keepers of the Northern Lights"),
             ("chapter3-research.md", "Chapter 3 research"),
+            ("reading-notes.md", "My reading notes"),
         ]);
-        let mut head = |id: &str| {
-            (id == "chapter3-research.md")
-                .then(|| "Reading Ness (doi:10.5555/ness.1901.keepers) for wages.".to_string())
+        let mut head = |id: &str| match id {
+            "chapter3-research.md" => {
+                Some("Reading Ness (doi:10.5555/ness.1901.keepers) for wages.".to_string())
+            }
+            "reading-notes.md" => Some("Notes on Reid, doi:10.5555/reid.1850, not here.".into()),
+            _ => None,
         };
         let m = Matched::new(bib, &sources, &mut head);
         let key = |id: &str| m.work_of_source(id).map(|w| w.key.as_str());
         assert_eq!(key("fulltext.md"), Some("stevenson1824"), "by title");
         assert_eq!(key("keepers.md"), Some("ness1901"), "by title");
         assert_eq!(key("chapter3-research.md"), None, "it mentions the DOI");
+        // Notes that print the DOI of a work the folder lacks are not it.
+        assert_eq!(key("reading-notes.md"), None, "notes cite the DOI");
     }
 }
