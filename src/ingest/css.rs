@@ -32,7 +32,10 @@ pub(super) fn hides(declarations: &str) -> bool {
             "content-visibility" => value == "hidden",
             "opacity" => faint(value),
             "font-size" => too_small(value),
-            "color" => transparent(value),
+            "color" | "-webkit-text-fill-color" => transparent(value),
+            // The transform properties of their own.
+            "scale" => value.split(' ').any(faint),
+            "translate" => value.split(' ').any(far_off),
             "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
                 far_off(value)
             }
@@ -45,10 +48,21 @@ pub(super) fn hides(declarations: &str) -> bool {
             "clip-path" => calls(value).iter().any(|(f, args)| match *f {
                 "inset" => inset_closes(args),
                 "circle" | "ellipse" => args.first().is_some_and(|a| zero(a)),
+                // Every corner at one point: nothing inside.
+                "polygon" => {
+                    let points: Vec<Option<(f64, &str)>> = args.iter().map(|a| length(a)).collect();
+                    points.len() >= 2 && points.iter().all(|p| p.is_some_and(|(x, _)| x == 0.0))
+                }
                 _ => false,
             }),
             "transform" => calls(value).iter().any(|(f, args)| {
                 (f.starts_with("scale") && args.iter().any(|a| faint(a)))
+                    // Turned edge-on.
+                    || (matches!(*f, "rotatex" | "rotatey")
+                        && args.first().and_then(|a| length(a)).is_some_and(|(x, unit)| {
+                            unit == "deg"
+                                && ((x.abs() - 90.0).abs() < 1.0 || (x.abs() - 270.0).abs() < 1.0)
+                        }))
                     || (f.starts_with("translate") && args.iter().any(|a| far_off(a)))
             }),
             "filter" => calls(value)
@@ -283,6 +297,11 @@ mod tests {
             "content-visibility: hidden",
             "opacity: 0.01",
             "transform: scale(0.01)",
+            "-webkit-text-fill-color: transparent",
+            "scale: 0",
+            "translate: -9999px",
+            "clip-path: polygon(0 0, 0 0, 0 0)",
+            "transform: rotateY(90deg)",
         ] {
             assert!(hides(hiding), "{hiding}");
         }
@@ -313,6 +332,10 @@ mod tests {
             "content-visibility: auto",
             "opacity: 0.1",
             "transform: scale(0.5)",
+            "scale: 1.2",
+            "translate: 10px",
+            "clip-path: polygon(0 0, 100% 0, 100% 100%)",
+            "transform: rotateY(30deg)",
         ] {
             assert!(!hides(showing), "{showing}");
         }

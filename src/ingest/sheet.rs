@@ -37,6 +37,7 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
         return out;
     }
     for (selectors, body) in rules(&super::css::without_comments(&css)) {
+        let body = body.as_str();
         let hides = super::css::hides(body);
         let shift = super::css::vertical_shift(body);
         let writes = generates_text(body);
@@ -81,60 +82,111 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
     out
 }
 
-/// Does a rule's body write text (`content: "not "`, not `""` or an
-/// image)?
+/// Does a rule's body write text (`content: "not "`, `attr(data-w)`, a
+/// counter), not nothing (`""`, `none`) or an image?
 fn generates_text(body: &str) -> bool {
     body.split(';').any(|decl| {
         decl.split_once(':').is_some_and(|(p, v)| {
+            let v = v.trim().to_ascii_lowercase();
             p.trim().eq_ignore_ascii_case("content")
-                && v.split(['"', '\''])
-                    .skip(1)
-                    .step_by(2)
-                    .any(|quoted| quoted.chars().any(char::is_alphanumeric))
+                && (v.contains("attr(")
+                    || v.contains("counter")
+                    || v.split(['"', '\''])
+                        .skip(1)
+                        .step_by(2)
+                        .any(|quoted| quoted.chars().any(char::is_alphanumeric)))
         })
     })
 }
 
 /// The style rules of a sheet: (selectors, declarations). The bodies of
-/// `@media` (unless for print only) and `@supports` are read as rules;
-/// other at-rules (`@font-face`, `@page`, `@keyframes`) are not rules.
-fn rules(css: &str) -> Vec<(&str, &str)> {
+/// `@media` (unless for print only), `@supports`, `@layer`, `@scope` and
+/// `@container` are read as rules; other at-rules (`@font-face`, `@page`,
+/// `@keyframes`) are not. A rule nested in another (`.a { & .b { … } }`)
+/// is read with its parent's selectors.
+fn rules(css: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (head, body) in blocks(css) {
+        if let Some(at) = head.strip_prefix('@') {
+            let lower = at.to_ascii_lowercase();
+            let print_only = lower.contains("print")
+                && !lower.contains("screen")
+                && !lower.contains("not print");
+            let transparent = ["supports", "layer", "scope", "container"]
+                .iter()
+                .any(|k| lower.starts_with(k));
+            if (lower.starts_with("media") && !print_only) || transparent {
+                out.extend(rules(body));
+            }
+            continue;
+        }
+        // Declarations, and the rules nested among them.
+        let mut own = String::new();
+        let mut rest = body;
+        while let Some(open) = rest.find('{') {
+            let start = rest[..open].rfind([';', '}']).map_or(0, |i| i + 1);
+            own.push_str(&rest[..start]);
+            let close = block_end(rest, open);
+            let nested = &rest[start..close.min(rest.len())];
+            for (sel, decls) in rules(&format!("{nested}}}")) {
+                out.push((nest(head, &sel), decls));
+            }
+            rest = rest.get(close + 1..).unwrap_or("");
+        }
+        own.push_str(rest);
+        out.push((head.to_string(), own));
+    }
+    out
+}
+
+/// A nested rule's selectors in full: `&` is the parent, else the
+/// nested selector is a descendant of it.
+fn nest(parent: &str, nested: &str) -> String {
+    let mut out = Vec::new();
+    for p in parent.split(',').map(str::trim) {
+        for n in nested.split(',').map(str::trim) {
+            out.push(if n.contains('&') {
+                n.replace('&', p)
+            } else {
+                format!("{p} {n}")
+            });
+        }
+    }
+    out.join(", ")
+}
+
+/// The top-level blocks of `css`: (what stands before `{`, what is inside).
+fn blocks(css: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut rest = css;
     while let Some(open) = rest.find('{') {
-        let head = rest[..open].trim();
-        // The block's end, nested blocks counted.
-        let mut depth = 0usize;
-        let mut close = None;
-        for (i, c) in rest[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let close = close.unwrap_or(rest.len());
-        let body = &rest[(open + 1).min(close)..close];
         // What ends a previous declaration-less statement (`@import …;`).
-        let head = head.rsplit(';').next().unwrap_or(head).trim();
-        if let Some(at) = head.strip_prefix('@') {
-            let lower = at.to_ascii_lowercase();
-            let print_only = lower.contains("print") && !lower.contains("screen");
-            if (lower.starts_with("media") && !print_only) || lower.starts_with("supports") {
-                out.extend(rules(body));
-            }
-        } else {
-            out.push((head, body));
-        }
+        let head = rest[..open].trim();
+        let head = head.rsplit([';', '}']).next().unwrap_or(head).trim();
+        let close = block_end(rest, open);
+        out.push((head, &rest[(open + 1).min(close)..close.min(rest.len())]));
         rest = rest.get(close + 1..).unwrap_or("");
     }
     out
+}
+
+/// Where the block opened at `open` ends, nested blocks counted (the end
+/// of `s` when it is never closed).
+fn block_end(s: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i;
+                }
+            }
+            _ => {}
+        }
+    }
+    s.len()
 }
 
 #[cfg(test)]
@@ -148,8 +200,15 @@ mod tests {
                    @media print { .c { display: none } } \
                    @font-face { font-family: X; src: url(x.woff) } .d::before { content: 'not ' }";
         let got = rules(css);
-        let selectors: Vec<&str> = got.iter().map(|(s, _)| *s).collect();
+        let selectors: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(selectors, ["p.a, #b", "span[data-x]", ".d::before"]);
+        let css = ".n { color: red; & .h { display: none } .k { display: none } } \
+                   @layer base { .l { display: none } } @media not print { .m { display: none } } \
+                   @scope (p) { .s { display: none } }";
+        let got = rules(css);
+        let selectors: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(selectors, [".n .h", ".n .k", ".n", ".l", ".m", ".s"]);
+        assert_eq!(got[2].1.trim(), "color: red;");
     }
 
     #[test]
@@ -158,6 +217,8 @@ mod tests {
         assert!(generates_text("color: red; content: \"[1]\""));
         assert!(!generates_text("content: ''"));
         assert!(!generates_text("content: url(x.png)"));
+        assert!(generates_text("content: attr(data-w)"));
+        assert!(!generates_text("content: none"));
         assert!(!generates_text("color: red"));
     }
 }

@@ -1,0 +1,355 @@
+use super::*;
+
+/// Issue 9, item 7: deep nesting is walked without recursion.
+#[test]
+fn item_7_deeply_nested_html_does_not_overflow_the_stack() {
+    let n = 40_000;
+    let src = format!(
+        "<html><body><h1>{}Deep heading{}</h1><p>{}deep text here{}</p></body></html>",
+        "<i>".repeat(n),
+        "</i>".repeat(n),
+        "<span>".repeat(n),
+        "</span>".repeat(n)
+    );
+    // A small stack, as the board's worker threads have.
+    let ex = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || extract(&src))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(
+        ex.text.contains("Deep heading"),
+        "{}",
+        &ex.text[..ex.text.len().min(200)]
+    );
+    assert!(ex.text.contains("deep text here"));
+}
+
+/// Superscripts and subscripts read as the page shows them, text the
+/// page hides is not read, and a button or a drawing in a sentence
+/// leaves a mark, so the words either side never join into a quote.
+#[test]
+fn shifted_hidden_and_unread_elements_read_as_the_page_shows() {
+    let ex = extract(
+        "<p>A culture of 10<sup>6</sup> cells drank H<sub>2</sub>O, 10<sup>-4</sup>, \
+         19<sup>th</sup> century<sup><a href=\"#f\">1</a></sup>.</p>\
+         <p>Keepers were <span hidden>not</span> paid; the lamp <span \
+         style=\"display: none\">never</span> burned.</p>\
+         <p>The vaccine is <button>not</button> recommended.</p>\
+         <p>It is <img src=\"n.png\" alt=\"not\"> safe to <input value=\"never\"> swim\
+         <input type=\"hidden\" value=\"x\"><img hidden src=\"y.png\"> here.</p>\
+         <p>The lamp was <del>not</del> <s>never</s> safe.</p>\
+         <p>It cost 12&#8239;000 francs and 3&nbsp;500 books, for&nbsp;all.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "A culture of 10⁶ cells drank H₂O, 10⁻⁴, 19th century¹.\n\n\
+         Keepers were \u{FFFC} paid; the lamp \u{FFFC} burned.\n\n\
+         The vaccine is \u{FFFC} recommended.\n\n\
+         It is \u{FFFC} safe to \u{FFFC} swim \u{FFFC} here.\n\n\
+         The lamp was \u{FFFC} \u{FFFC} safe.\n\n\
+         It cost 12\u{202F}000 francs and 3\u{00A0}500 books, for all."
+    );
+}
+
+/// Text styled invisible by opacity or size zero is not read; a
+/// half-transparent or small one is.
+#[test]
+fn text_of_no_opacity_or_size_is_not_read() {
+    let ex = extract(
+        "<p>The keepers were <span style=\"opacity:0\">never</span> paid, \
+         <span style=\"font-size: 0px !important\">not</span> at all \
+         <span style=\"opacity: 0.5; font-size: 0.8em\">in gold</span>.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "The keepers were \u{FFFC} paid, \u{FFFC} at all in gold."
+    );
+}
+
+/// A style that hides what it styles (the idioms are listed in
+/// `css.rs`'s tests) leaves a mark; one that shows it does not; text
+/// drawn right to left (`<bdo dir="rtl">`) is not read as written.
+#[test]
+fn text_moved_clipped_or_reversed_is_not_read() {
+    let para = |tag: &str, attrs: &str| {
+        extract(&format!(
+            "<p>The keepers were <{tag} {attrs}>never</{tag}> paid.</p>"
+        ))
+        .text
+    };
+    let (hidden, shown) = (
+        "The keepers were \u{FFFC} paid.",
+        "The keepers were never paid.",
+    );
+    assert_eq!(
+        para("span", "style=\"position:absolute; left:-9999px\""),
+        hidden
+    );
+    assert_eq!(para("span", "style=\"left: -2px\""), shown);
+    assert_eq!(para("bdo", "dir=\"rtl\""), hidden);
+    assert_eq!(para("bdo", "dir=\"ltr\""), shown);
+}
+
+/// A footnote or endnote the reader shows apart stands between marks:
+/// quoted alone it reads, but no quote runs from it into the text.
+#[test]
+fn notes_stand_apart_from_the_text() {
+    let ex = extract(
+        "<p>The tower was rebuilt in stone<a epub:type=\"noteref\" href=\"#n1\">1</a> after the fire.</p>\
+         <aside epub:type=\"footnote\" id=\"n1\"><p>The stone came from Aberdeen.</p></aside>\
+         <p>Afterwards the keepers lived below.</p>\
+         <div role=\"doc-endnote\">An endnote.</div><p>The end.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "The tower was rebuilt in stone1 after the fire.\n\n\u{FFFC}\n\nThe stone came from Aberdeen.\n\n\
+         \u{FFFC}\n\nAfterwards the keepers lived below.\n\n\u{FFFC}\n\nAn endnote.\n\n\u{FFFC}\n\nThe end."
+    );
+}
+
+/// A class the page's own style sheet hides is hidden (and leaves a
+/// mark in a sentence).
+#[test]
+fn classes_the_style_sheet_hides_are_not_text() {
+    let ex = extract(
+        "<html><head><style>.sec, span.gone { display : none } .loud{color:red}\
+         .pagenum { /* visibility: hidden; */ }</style></head>\
+         <body><p>Keepers were <span class=\"sec\">never</span> paid <span class=\"loud\">well</span>\
+         <span class=\"pagenum\" style=\"/* display:none */ color:red\">[Pg 5]</span>.</p>\
+         <h2>The <span class=\"gone\">Secret</span> <b class=\"gone\">Shown</b> Light</h2></body></html>",
+    );
+    // `span.gone` hides a span of that class, not a `<b>` (a browser
+    // shows it).
+    assert_eq!(
+        ex.text,
+        "Keepers were \u{FFFC} paid well[Pg 5].\n\nThe Shown Light"
+    );
+}
+
+/// The page's own style sheets hide by any selector (an id, an
+/// element, an attribute, a descendant, inside `@media` for screens),
+/// raise superscripts, and write text before or after elements, which
+/// leaves a mark; a formula and a ruby annotation are not read in the
+/// line. An EPUB's linked sheet counts as the page's own.
+#[test]
+fn what_the_pages_style_sheets_do_is_read_as_shown() {
+    let page = |css: &str, body: &str| {
+        extract_styled(
+            &format!("<html><head><style>{css}</style></head><body>{body}</body></html>"),
+            "",
+        )
+        .text
+    };
+    for css in [
+        "#x { display: none }",
+        "p span { visibility: hidden }",
+        "span[data-n] { display: none }",
+        "span.a.b { display: none }",
+        "@media screen { span { display: none } }",
+    ] {
+        let t = page(
+            css,
+            "<p>The keepers were <span id=\"x\" data-n=\"1\" class=\"a b\">never</span> paid.</p>",
+        );
+        assert!(!t.contains("never"), "{css}: {t}");
+        assert!(t.contains('\u{FFFC}'), "{css}: {t}");
+    }
+    let t = page(
+        "@media print { span { display: none } }",
+        "<p>were <span>never</span> paid</p>",
+    );
+    assert!(t.contains("were never paid"), "{t}");
+    let t = page(
+        ".neg::before { content: 'not ' }",
+        "<p>was <span class=\"neg\"></span>allowed</p>",
+    );
+    assert!(!t.contains("was allowed"), "{t}");
+    let t = page(
+        ".sup { vertical-align: super }",
+        "<p>10<span class=\"sup\">6</span> times</p>",
+    );
+    assert!(t.contains("10⁶ times"), "{t}");
+    let t = page(
+        "",
+        "<p>10<span style=\"vertical-align: super\">6</span> times</p>",
+    );
+    assert!(t.contains("10⁶ times"), "{t}");
+    let t = page(
+        "",
+        "<p>It was <math><mfrac><mn>1</mn><mn>2</mn></mfrac></math> of it.</p>",
+    );
+    assert!(!t.contains("12") && t.contains('\u{FFFC}'), "{t}");
+    // An override where the direction, set or inherited, is right to
+    // left: the page shows the digits reversed.
+    for body in [
+        "<p>lit in <span dir=\"rtl\" style=\"unicode-bidi: bidi-override\">1585</span> by</p>",
+        "<p dir=\"rtl\">lit in <span style=\"unicode-bidi: bidi-override\">1586</span> by</p>",
+    ] {
+        let t = page("", body);
+        assert!(!t.contains("158"), "{t}");
+    }
+    let t = page(
+        "",
+        "<p>lit in <span style=\"unicode-bidi: bidi-override\">1587</span> by</p>",
+    );
+    assert!(t.contains("1587"), "{t}");
+    let t = page("", "<p>A <ruby>light<rt>house</rt></ruby> keeper.</p>");
+    assert_eq!(t, "A light keeper.");
+    // A poem's lines: spans the sheet makes blocks, line breaks it
+    // hides (Project Gutenberg's style).
+    let t = page(
+        ".poem br { display: none } .poem span.i0 { display: block }",
+        "<div class=\"poem\"><span class=\"i0\">Der Abend dämmert<br/></span>\
+         <span class=\"i0\">Da sind zwei Herzen<br/></span></div>",
+    );
+    assert_eq!(t, "Der Abend dämmert\n\nDa sind zwei Herzen");
+    let t = page(
+        "",
+        "<p>The keepers wrote <textarea>never</textarea> in the log.</p>\
+         <details><summary>More</summary><p>The cook was never sober.</p></details>",
+    );
+    assert!(!t.contains("never"), "{t}");
+    assert!(t.contains("More"), "{t}");
+    let t = page(
+        ".n { & .h { display: none } } @layer base { .l { display: none } }",
+        "<p class=\"n\">The keeper saw <span class=\"h\">never</span> <span class=\"l\">never</span> \
+         <video src=\"x.mp4\">never</video><datalist><option>never</option></datalist> it.</p>",
+    );
+    assert!(!t.contains("never"), "{t}");
+    let t = page(
+        ".w::before { content: attr(data-w) }",
+        "<p>saw <span class=\"w\" data-w=\"not\"></span>larks</p>",
+    );
+    assert!(!t.contains("saw larks"), "{t}");
+    let t = page(
+        "",
+        "<details open><summary>More</summary><p>Shown.</p></details>",
+    );
+    assert!(t.contains("Shown."), "{t}");
+    let linked = extract_styled(
+        "<html><body><p>The keepers were <span class=\"h\">never</span> paid.</p></body></html>",
+        ".h { display: none }",
+    );
+    assert!(!linked.text.contains("never"), "{}", linked.text);
+}
+
+/// A table's row is one passage with its cells apart.
+#[test]
+fn a_tables_cells_never_join_into_a_sentence() {
+    let ex = extract(
+        "<table><tr><td>Lima keepers are allowed</td><td>to leave on Sunday.</td></tr>\
+         <tr><th>Year</th><th>Keeper</th></tr><tr><td><em>1811</em></td><td>Reid</td></tr></table>",
+    );
+    assert_eq!(
+        ex.text,
+        "Lima keepers are allowed | to leave on Sunday.\n\nYear | Keeper\n\n1811 | Reid"
+    );
+}
+
+/// Inline elements add no space: punctuation stays on its word and a
+/// word split by markup stays one word, so quotes read as the page does.
+#[test]
+fn inline_elements_add_no_space() {
+    let ex = extract(
+        "<p>The boat came in <em>spring</em>. A<span>ugustin</span> <b>Fresnel</b>'s lens.</p>\
+         <h2>The <i>Bell</i>-Rock<br>Light</h2>",
+    );
+    assert_eq!(
+        ex.text,
+        "The boat came in spring. Augustin Fresnel's lens.\n\nThe Bell-Rock Light"
+    );
+}
+
+#[test]
+fn blocks_in_order_without_chrome() {
+    let src = r#"<html><head><title>Fog Signals</title><script>var x = "<p>no</p>";</script></head>
+<body><nav><a href="/">Home</a></nav><h1>Fog <em>Signals</em></h1>
+<p>Bells were <b>rung</b>
+ by hand.</p><div>Loose text<ul><li>Horns</li><li>Guns &amp; rockets</li></ul></div>
+<h2>Sirens</h2><p>Louder.</p></body></html>"#;
+    let ex = extract(src);
+    assert_eq!(ex.title.as_deref(), Some("Fog Signals"));
+    assert_eq!(
+        ex.text,
+        "Fog Signals\n\nBells were rung by hand.\n\nLoose text\n\nHorns\n\nGuns & rockets\n\nSirens\n\nLouder."
+    );
+    assert!(matches!(
+        ex.blocks[0].kind,
+        BlockKind::Heading { level: 1, .. }
+    ));
+    assert!(matches!(
+        ex.blocks[5].kind,
+        BlockKind::Heading { level: 2, .. }
+    ));
+}
+
+proptest::proptest! {
+    /// The text of a paragraph is what a reader sees, whatever inline
+    /// markup wraps parts of it: a quote validated against it is the
+    /// page's own words.
+    #[test]
+    fn inline_markup_never_changes_the_text(
+        parts in proptest::collection::vec(
+            ("[A-Za-z0-9’,.;:!?()-]{1,8}", 0usize..4, proptest::bool::ANY),
+            1..30,
+        )
+    ) {
+        let mut html = String::from("<p>");
+        let mut plain = String::new();
+        for (i, (word, wrap, space)) in parts.iter().enumerate() {
+            if i > 0 && *space {
+                html.push(' ');
+                plain.push(' ');
+            }
+            let tag = ["", "em", "span", "a"][*wrap];
+            if tag.is_empty() {
+                html.push_str(word);
+            } else {
+                html.push_str(&format!("<{tag}>{word}</{tag}>"));
+            }
+            plain.push_str(word);
+        }
+        html.push_str("</p>");
+        let ex = extract(&html);
+        proptest::prop_assert_eq!(ex.text, super::super::collapse_ws(&plain));
+    }
+
+    /// What the page shows between two words that is not text (an
+    /// image, a form field, a button, a drawing) leaves a mark between
+    /// them, which no quote of words matches: the words either side
+    /// never read as one passage, and nothing else is marked.
+    #[test]
+    fn words_either_side_of_a_shown_element_never_join(
+        words in proptest::collection::vec(0usize..6, 1..16),
+        shown in proptest::collection::vec(proptest::option::weighted(0.3, 0usize..8), 16),
+    ) {
+        const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
+        const E: [&str; 8] = [
+            "<img src=\"a.png\" alt=\"not\">", "<input value=\"never\">",
+            "<button>not</button>", "<select><option>no</option></select>",
+            "<svg><text>not</text></svg>", "<canvas>never</canvas>",
+            "<iframe src=\"x\"></iframe>", "<object data=\"x\">not</object>",
+        ];
+        let mut html = String::from("<p>Here");
+        // The words between two shown elements, as the page shows them.
+        let mut runs = vec![vec!["Here"]];
+        for (i, w) in words.iter().enumerate() {
+            html.push(' ');
+            html.push_str(W[*w]);
+            runs.last_mut().unwrap().push(W[*w]);
+            if let Some(e) = shown[i] {
+                html.push(' ');
+                html.push_str(E[e]);
+                runs.push(Vec::new());
+            }
+        }
+        html.push_str(" here.</p>");
+        runs.last_mut().unwrap().push("here.");
+        let ex = extract(&html);
+        let read: Vec<Vec<&str>> =
+            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
+        proptest::prop_assert_eq!(read, runs);
+    }
+}
