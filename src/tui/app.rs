@@ -547,6 +547,13 @@ impl App {
             Action::FocusNext => self.focus = self.focus.step(1),
             Action::FocusPrev => self.focus = self.focus.step(-1),
             Action::FocusInput => self.focus = Focus::Input,
+            Action::AskNew => {
+                let asked = self.history.entries.last().map(String::as_str);
+                if asked == Some(self.input.text.trim()) {
+                    self.input.set("");
+                }
+                self.focus = Focus::Input;
+            }
             Action::FocusPane(f) => self.focus = f,
             Action::Preview => self.focus = Focus::Preview,
             Action::OpenSource => self.open_source(),

@@ -844,3 +844,29 @@ fn slash_on_the_empty_question_line_is_no_character() {
     }
     assert_eq!(app.input.text, "a/b");
 }
+
+/// After a question is asked, `/` from a pane starts a new one (the asked
+/// question is cleared from the line, it stays in the history); `i`
+/// edits it; a draft not yet asked is never cleared.
+#[test]
+fn slash_starts_a_new_question_and_i_edits_the_last() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('/'));
+    for c in "Who lit it?".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_ne!(app.focus, Focus::Input);
+    key(&mut app, KeyCode::Char('i'));
+    assert_eq!(app.input.text, "Who lit it?");
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('/'));
+    assert_eq!(app.focus, Focus::Input);
+    assert_eq!(app.input.text, "");
+    for c in "When".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('/'));
+    assert_eq!(app.input.text, "When", "a draft is kept");
+}

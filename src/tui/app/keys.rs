@@ -10,6 +10,9 @@ pub enum Action {
     FocusNext,
     FocusPrev,
     FocusInput,
+    /// To the question line for a new question: a question already asked
+    /// is cleared from it, a draft is kept.
+    AskNew,
     /// Jump to a pane (number keys 1–5).
     FocusPane(Focus),
     /// Enter in Chunks, Snippets or Answer: show the selection in Preview.
@@ -112,7 +115,8 @@ impl App {
             KeyCode::Char('q') => Action::Quit,
             KeyCode::Tab | KeyCode::Char('l') | KeyCode::Right => Action::FocusNext,
             KeyCode::BackTab | KeyCode::Char('h') | KeyCode::Left => Action::FocusPrev,
-            KeyCode::Char('/' | 'i') => Action::FocusInput,
+            KeyCode::Char('/') => Action::AskNew,
+            KeyCode::Char('i') => Action::FocusInput,
             KeyCode::Char('j') | KeyCode::Down => Action::Down,
             KeyCode::Char('k') | KeyCode::Up => Action::Up,
             KeyCode::Char('g') | KeyCode::Home => Action::Top,

@@ -14,9 +14,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 /// Every key, for the help overlay: (keys, what they do).
 pub const KEYS: &[(&str, &str)] = &[
     (
-        "/  i",
-        "type a question (Enter runs it, Esc leaves the input)",
+        "/",
+        "type a new question (Enter runs it, Esc leaves the input)",
     ),
+    ("i", "edit the question line as it is"),
     ("↑ ↓", "in the input: browse earlier questions"),
     ("Ctrl-U", "in the input: clear it"),
     ("Tab  Shift-Tab", "next / previous pane (also l h, → ←)"),
