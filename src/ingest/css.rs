@@ -6,12 +6,31 @@
 //! Comments are not declarations (`/* visibility: hidden */`, as Project
 //! Gutenberg's style sheets leave it for page numbers).
 
-pub(super) fn hides(declarations: &str) -> bool {
-    let d = tidy(&without_comments(declarations));
-    let decls: Vec<(&str, &str)> = d
+/// A style's declarations, tidied: (property, value without `!important`).
+fn declarations(style: &str) -> Vec<(String, String)> {
+    tidy(&without_comments(style))
         .split(';')
         .filter_map(|decl| decl.split_once(':'))
-        .map(|(prop, value)| (prop.trim(), value.trim_end_matches("!important").trim()))
+        .map(|(prop, value)| {
+            let value = value.trim_end_matches("!important").trim();
+            (prop.trim().to_string(), value.to_string())
+        })
+        .collect()
+}
+
+/// The values `prop` is given, in order.
+fn values<'a>(decls: &'a [(String, String)], prop: &'a str) -> impl Iterator<Item = &'a str> {
+    decls
+        .iter()
+        .filter(move |(p, _)| p == prop)
+        .map(|(_, v)| v.as_str())
+}
+
+pub(super) fn hides(style: &str) -> bool {
+    let owned = declarations(style);
+    let decls: Vec<(&str, &str)> = owned
+        .iter()
+        .map(|(p, v)| (p.as_str(), v.as_str()))
         .collect();
     let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
     let overflow = |v: &str| matches!(v, "hidden" | "clip");
@@ -21,9 +40,7 @@ pub(super) fn hides(declarations: &str) -> bool {
         && ["width", "height", "max-width", "max-height"]
             .iter()
             .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
-    let reversed = has("unicode-bidi", &|v| {
-        v.starts_with("bidi-override") || v.starts_with("isolate-override")
-    }) && has("direction", &|v| v == "rtl");
+    let reversed = overrides_direction(style) && direction(style) == Some(true);
     squeezed
         || reversed
         || decls.iter().any(|&(prop, value)| match prop {
@@ -73,57 +90,43 @@ pub(super) fn hides(declarations: &str) -> bool {
 }
 
 /// Set apart as a block (`display: block`, a list item, a table).
-pub(super) fn displays_as_block(declarations: &str) -> bool {
-    let d = tidy(&without_comments(declarations));
-    d.split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .filter(|(p, _)| p.trim() == "display")
-        .any(|(_, v)| {
-            matches!(
-                v.trim_end_matches("!important").trim(),
-                "block" | "list-item" | "table" | "flex" | "grid" | "table-row"
-            )
-        })
+pub(super) fn displays_as_block(style: &str) -> bool {
+    let decls = declarations(style);
+    values(&decls, "display").any(|v| {
+        matches!(
+            v,
+            "block" | "list-item" | "table" | "flex" | "grid" | "table-row"
+        )
+    })
 }
 
 /// An override of the text's direction (`unicode-bidi: bidi-override`):
 /// drawn right to left when the direction there is.
-pub(super) fn overrides_direction(declarations: &str) -> bool {
-    let d = tidy(&without_comments(declarations));
-    d.split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .any(|(p, v)| {
-            p.trim() == "unicode-bidi"
-                && (v.trim().starts_with("bidi-override")
-                    || v.trim().starts_with("isolate-override"))
-        })
+pub(super) fn overrides_direction(style: &str) -> bool {
+    let decls = declarations(style);
+    values(&decls, "unicode-bidi")
+        .any(|v| v.starts_with("bidi-override") || v.starts_with("isolate-override"))
 }
 
 /// The direction a style sets: `Some(true)` for right to left.
-pub(super) fn direction(declarations: &str) -> Option<bool> {
-    let d = tidy(&without_comments(declarations));
-    d.split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .filter(|(p, _)| p.trim() == "direction")
-        .find_map(|(_, v)| match v.trim_end_matches("!important").trim() {
-            "rtl" => Some(true),
-            "ltr" => Some(false),
-            _ => None,
-        })
+pub(super) fn direction(style: &str) -> Option<bool> {
+    let decls = declarations(style);
+    values(&decls, "direction").find_map(|v| match v {
+        "rtl" => Some(true),
+        "ltr" => Some(false),
+        _ => None,
+    })
 }
 
 /// A superscript (`Some(true)`) or subscript (`Some(false)`) by
 /// `vertical-align`.
-pub(super) fn vertical_shift(declarations: &str) -> Option<bool> {
-    let d = tidy(&without_comments(declarations));
-    d.split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .filter(|(p, _)| p.trim() == "vertical-align")
-        .find_map(|(_, v)| match v.trim_end_matches("!important").trim() {
-            "super" => Some(true),
-            "sub" => Some(false),
-            _ => None,
-        })
+pub(super) fn vertical_shift(style: &str) -> Option<bool> {
+    let decls = declarations(style);
+    values(&decls, "vertical-align").find_map(|v| match v {
+        "super" => Some(true),
+        "sub" => Some(false),
+        _ => None,
+    })
 }
 
 /// An `inset()` that clips everything: top and bottom, or left and right,
