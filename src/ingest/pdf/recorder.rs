@@ -64,6 +64,9 @@ enum Drawn {
 /// An `OutputDev` that writes `PlainTextOutput`'s text and records runs.
 pub(crate) struct Recorder {
     drawn: Vec<Drawn>,
+    /// Boxes that hide, each with how many things were drawn before it
+    /// (it covers those only).
+    boxes: Vec<(cover::Rect, usize)>,
     plain: PlainTextOutput<Written>,
     height: f64,
     /// The page's media box: left, bottom, right, top.
@@ -83,6 +86,7 @@ impl Recorder {
     pub fn new(text: Written) -> Self {
         Recorder {
             drawn: Vec::new(),
+            boxes: Vec::new(),
             plain: PlainTextOutput::new(text),
             height: 0.0,
             page: (0.0, 0.0, 0.0, 0.0),
@@ -220,6 +224,7 @@ impl OutputDev for Recorder {
     }
 
     fn end_page(&mut self) -> Result<(), OutputError> {
+        cover_characters(&mut self.drawn, &std::mem::take(&mut self.boxes));
         let hidden = hidden_words(&self.drawn);
         // Where boxes hide characters, a mark stands in their place, so the
         // words either side never read as one passage.
@@ -286,20 +291,12 @@ impl OutputDev for Recorder {
         colour: &[f64],
         path: &Path,
     ) -> Result<(), OutputError> {
-        for r in cover::hiding_rects(ctm, space, colour, path) {
-            for d in &mut self.drawn {
-                if let Drawn::Char {
-                    trm,
-                    width,
-                    font_size,
-                    covered,
-                    ..
-                } = d
-                {
-                    *covered += cover::covered(&r, trm, *width, glyph_size(trm, *font_size));
-                }
-            }
-        }
+        let drawn = self.drawn.len();
+        self.boxes.extend(
+            cover::hiding_rects(ctm, space, colour, path)
+                .into_iter()
+                .map(|r| (r, drawn)),
+        );
         Ok(())
     }
 
@@ -322,6 +319,51 @@ impl OutputDev for Recorder {
 /// A glyph's size on the page, for an upright or turned character.
 fn glyph_size(trm: &Transform, font_size: f64) -> f64 {
     font_size.abs() * trm.m11.hypot(trm.m12).max(trm.m21.hypot(trm.m22))
+}
+
+/// Add to each character what the boxes drawn after it cover of it. The
+/// characters are sorted by where their middle is, so that each box meets
+/// only those under its width (a page of a hundred thousand dots and
+/// thousands of characters is quick).
+fn cover_characters(drawn: &mut [Drawn], boxes: &[(cover::Rect, usize)]) {
+    if boxes.is_empty() {
+        return;
+    }
+    let mut middles: Vec<(f64, usize)> = drawn
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Drawn::Char {
+                trm,
+                width,
+                font_size,
+                ..
+            } => {
+                let x = trm.m31 + width * glyph_size(trm, *font_size) / 2.0;
+                x.is_finite().then_some((x, i))
+            }
+            _ => None,
+        })
+        .collect();
+    middles.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (r, before) in boxes {
+        let from = middles.partition_point(|m| m.0 < r.0);
+        for &(_, i) in middles[from..].iter().take_while(|m| m.0 <= r.2) {
+            if i >= *before {
+                continue;
+            }
+            if let Drawn::Char {
+                trm,
+                width,
+                font_size,
+                covered,
+                ..
+            } = &mut drawn[i]
+            {
+                *covered += cover::covered(r, trm, *width, glyph_size(trm, *font_size));
+            }
+        }
+    }
 }
 
 /// Which characters boxes hide: those covered over most of their line,
