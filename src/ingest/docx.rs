@@ -284,8 +284,8 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut para_hidden = false;
     // The paragraph's style strikes its text through.
     let mut para_struck = false;
-    // Inside `w:rPrChange`: the formatting before a tracked change, not
-    // what Word shows.
+    // Inside `w:rPrChange` or `w:pPrChange`: the formatting before a
+    // tracked change, not what Word shows.
     let mut old_format = 0usize;
     // Table rows being read: a row is one passage, its cells apart
     // ("1811 | Reid"), as for HTML; and whether a new cell has begun.
@@ -345,7 +345,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         row.1 = true;
                     }
                 }
-                b"rPrChange" => old_format += 1,
+                b"rPrChange" | b"pPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
                 // A picture or an embedded object in the line (not a
                 // floating one, anchored beside the text): shown, not text.
@@ -361,7 +361,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
         // (the same element).
         match ev {
             Event::Empty(e) | Event::Start(e) => match e.local_name().as_ref() {
-                b"pStyle" => {
+                b"pStyle" if old_format == 0 => {
                     if let Some(v) = attr(&e, b"val") {
                         para_hidden = hidden_styles.ids.contains(&v);
                         para_struck = hidden_styles.struck.contains(&v);
@@ -444,7 +444,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 b"Choice" | b"Fallback" if skipped.pop() == Some(true) => {
                     deleted = deleted.saturating_sub(1);
                 }
-                b"rPrChange" => old_format = old_format.saturating_sub(1),
+                b"rPrChange" | b"pPrChange" => old_format = old_format.saturating_sub(1),
                 b"tr" => {
                     if let Some((row, _)) = rows.pop()
                         && !row.is_empty()

@@ -326,3 +326,15 @@ fn hiding_and_striking_come_through_styles() {
         ex.text
     );
 }
+
+/// A tracked change of a paragraph's style keeps the old style inside
+/// `w:pPrChange`: the paragraph is shown in its new style.
+#[test]
+fn a_tracked_style_change_reads_the_new_style() {
+    let styles = r#"<w:style w:type="paragraph" w:styleId="Secret"><w:rPr><w:vanish/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="Body"/>"#;
+    let body = r#"<w:p><w:pPr><w:pStyle w:val="Secret"/><w:pPrChange w:id="1"><w:pPr><w:pStyle w:val="Body"/></w:pPr></w:pPrChange></w:pPr><w:r><w:t>The keeper sold the brass.</w:t></w:r></w:p>
+<w:p><w:r><w:t>Shown.</w:t></w:r></w:p>"#;
+    let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+    assert_eq!(ex.text, "Shown.");
+}
