@@ -122,8 +122,14 @@ fn cited_ends(s: &str) -> Vec<usize> {
 }
 
 fn joined_claims(line: &str) -> Vec<std::ops::Range<usize>> {
+    // A straight mark right after a digit is an inch sign (`12"`), no
+    // quotation mark.
     let open = |s: &str| {
-        s.matches('“').count() > s.matches('”').count() || s.matches('"').count() % 2 == 1
+        let straight = s
+            .char_indices()
+            .filter(|&(i, c)| c == '"' && !s[..i].ends_with(|p: char| p.is_ascii_digit()))
+            .count();
+        s.matches('“').count() > s.matches('”').count() || straight % 2 == 1
     };
     // A section number ends no claim: "p. 2 · II. LITERATURE REVIEW: “…”"
     // is one.

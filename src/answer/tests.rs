@@ -53,6 +53,13 @@ fn a_cited_sentence_ends_its_claim() {
             );
         }
     }
+    // An inch sign is no quotation mark: the sentences stay two.
+    let claims = check_claims(
+        "The lens was 12\" across. It was lit in 1811 [1].",
+        &[Validated],
+    );
+    assert_eq!(claims.len(), 2, "{claims:?}");
+    assert_eq!(claims[0].issue, Some(ClaimIssue::Uncited), "{claims:?}");
     // A lone marker still belongs to the sentence before it.
     let claims = check_claims("It was lit in 1811. [1]. Then", &[Validated]);
     assert_eq!(claims[0].citations, [1], "{claims:?}");
