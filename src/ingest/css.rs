@@ -122,11 +122,20 @@ pub(super) fn direction(style: &str) -> Option<bool> {
 /// `vertical-align`.
 pub(super) fn vertical_shift(style: &str) -> Option<bool> {
     let decls = declarations(style);
-    values(&decls, "vertical-align").find_map(|v| match v {
-        "super" => Some(true),
-        "sub" => Some(false),
-        _ => None,
-    })
+    // `vertical-align: super`, `top`, or a length up; or moved up by a
+    // relative offset (`position: relative; top: -0.5em`).
+    let by_align = values(&decls, "vertical-align").find_map(|v| match v {
+        "super" | "top" | "text-top" => Some(true),
+        "sub" | "bottom" | "text-bottom" => Some(false),
+        _ => length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x > 0.0),
+    });
+    let relative = values(&decls, "position").any(|v| v == "relative");
+    let by_offset = || {
+        values(&decls, "top")
+            .find_map(|v| length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x < 0.0))
+            .filter(|_| relative)
+    };
+    by_align.or_else(by_offset)
 }
 
 /// An `inset()` that clips everything: top and bottom, or left and right,

@@ -12,12 +12,13 @@ use scraper::{Html, Node};
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
     "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas", "math", "rt", "rp",
-    "textarea", "video", "audio", "datalist", "title",
+    "textarea", "video", "audio", "datalist", "title", "noembed", "noframes",
 ];
 /// Skipped elements a reader never sees in the line: no mark. (A ruby
 /// annotation `<rt>` is set above its base text, not in the line.)
 const NEVER_SHOWN: &[&str] = &[
-    "script", "style", "noscript", "template", "head", "rt", "rp", "datalist", "title",
+    "script", "style", "noscript", "template", "head", "rt", "rp", "datalist", "title", "noembed",
+    "noframes",
 ];
 const BLOCK: &[&str] = &[
     "p",
@@ -263,9 +264,10 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
         || (el.name() == "dialog" && el.attr("open").is_none())
         || el.attr("style").is_some_and(super::css::hides)
         || hide.hidden.contains(&id)
-        || (el
+        || ((el
             .attr("style")
             .is_some_and(super::css::overrides_direction)
+            || hide.overrides.contains(&id))
             && right_to_left(node))
 }
 

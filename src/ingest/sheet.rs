@@ -20,6 +20,9 @@ pub(super) struct Styled {
     /// Elements the sheet sets apart as blocks (`display: block`, a
     /// poem's lines).
     pub blocks: HashSet<ego_tree::NodeId>,
+    /// Elements whose direction the sheet overrides (`unicode-bidi:
+    /// bidi-override`): reversed where the direction is right to left.
+    pub overrides: HashSet<ego_tree::NodeId>,
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
@@ -42,17 +45,33 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
         let shift = super::css::vertical_shift(body);
         let writes = generates_text(body);
         let block = super::css::displays_as_block(body);
-        if !hides && shift.is_none() && !writes && !block {
+        let reverses = super::css::overrides_direction(body);
+        if !hides && shift.is_none() && !writes && !block && !reverses {
             continue;
         }
         for s in selectors.split(',') {
             let s = s.trim();
-            let pseudo = ["::before", "::after", ":before", ":after"]
-                .iter()
-                .find_map(|p| s.strip_suffix(p));
-            let (target, generated) = match pseudo {
+            let lower = s.to_ascii_lowercase();
+            // Pseudo-elements (their names in any case): text written
+            // before or after the element, or a part of its own text
+            // (`::first-line`), which counts as the element.
+            let part = |names: &[&str]| {
+                names
+                    .iter()
+                    .find_map(|p| lower.ends_with(p).then(|| &s[..s.len() - p.len()]))
+            };
+            let (target, generated) = match part(&["::before", "::after", ":before", ":after"]) {
                 Some(base) => (base, true),
-                None => (s, false),
+                None => (
+                    part(&[
+                        "::first-line",
+                        "::first-letter",
+                        ":first-line",
+                        ":first-letter",
+                    ])
+                    .unwrap_or(s),
+                    false,
+                ),
             };
             let Ok(sel) = Selector::parse(if target.is_empty() { "*" } else { target }) else {
                 continue;
@@ -70,6 +89,9 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
                 }
                 if block {
                     out.blocks.insert(id);
+                }
+                if reverses {
+                    out.overrides.insert(id);
                 }
                 match shift {
                     Some(true) => out.raised.insert(id),
@@ -109,9 +131,13 @@ fn rules(css: &str) -> Vec<(String, String)> {
     for (head, body) in blocks(css) {
         if let Some(at) = head.strip_prefix('@') {
             let lower = at.to_ascii_lowercase();
-            let print_only = lower.contains("print")
-                && !lower.contains("screen")
-                && !lower.contains("not print");
+            // A list of queries applies when any does: print only when
+            // each is for print.
+            let print_only = lower.starts_with("media")
+                && lower["media".len()..].split(',').all(|q| {
+                    let q = q.trim();
+                    q.contains("print") && !q.contains("screen") && !q.contains("not print")
+                });
             let transparent = ["supports", "layer", "scope", "container"]
                 .iter()
                 .any(|k| lower.starts_with(k));

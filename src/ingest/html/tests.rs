@@ -228,6 +228,46 @@ fn what_the_pages_style_sheets_do_is_read_as_shown() {
         "<details open><summary>More</summary><p>Shown.</p></details>",
     );
     assert!(t.contains("Shown."), "{t}");
+    // Pseudo-elements in capitals and a part of the element's text, a
+    // query list that applies on screen, old browser fallbacks, a sheet's
+    // override with the element's direction, note marks raised by other
+    // means than vertical-align: super.
+    for (css, body) in [
+        (
+            ".x::BEFORE { content: 'not ' }",
+            "<p>was <span class=\"x\">never</span></p>",
+        ),
+        (
+            "p::first-line { color: transparent }",
+            "<p>The keeper was never paid.</p>",
+        ),
+        (
+            "@media print, (min-width: 0px) { .x { display: none } }",
+            "<p>was <span class=\"x\">never</span></p>",
+        ),
+        (
+            "",
+            "<p>was <noembed>never</noembed><noframes>never</noframes></p>",
+        ),
+        (
+            ".x { unicode-bidi: bidi-override }",
+            "<p>was <span class=\"x\" dir=\"rtl\">never</span></p>",
+        ),
+    ] {
+        let t = page(css, body);
+        assert!(!t.contains("was never"), "{css} {body}: {t}");
+    }
+    for css in [
+        ".fn { position: relative; top: -0.5em; font-size: 70% }",
+        ".fn { vertical-align: top; font-size: 60% }",
+        ".fn { vertical-align: 0.6em }",
+    ] {
+        let t = page(
+            css,
+            "<p>a population of 1200<span class=\"fn\">3</span> souls</p>",
+        );
+        assert!(t.contains("1200³"), "{css}: {t}");
+    }
     let linked = extract_styled(
         "<html><body><p>The keepers were <span class=\"h\">never</span> paid.</p></body></html>",
         ".h { display: none }",

@@ -2,9 +2,9 @@
 //! drawing, not by removing the text) or a white one (a whiteout). The
 //! words are still in the file, and a reader of the page does not see them.
 //!
-//! A filled rectangle hides a character drawn *before* it when it covers
-//! the middle of the character and is at least most of a line tall, and
-//! it is opaque and near black or white. A thin bar (an underline, a table
+//! A filled box hides a character drawn *before* it when it covers the
+//! middle of the character over at least the height of a small letter,
+//! and it is opaque and near black or white. A thin bar (an underline, a table
 //! rule, a line struck through words) hides nothing; neither does a
 //! coloured or translucent box (a highlight or shading: the reader sees
 //! the text through it), nor a box drawn before the text (a background).
@@ -181,19 +181,17 @@ pub(crate) fn hiding_rects(
             .then_some(r)
     };
     let mut out = Vec::new();
-    // The corners of the subpath being drawn with lines (None once it
-    // holds a curve: no rectangle).
+    // The points of the subpath being drawn (a curve's control points
+    // too). A closed shape that fills most of its bounds (a rectangle, one
+    // with rounded corners or an extra point on a side) is a box; an
+    // arrowhead or a dot shaped otherwise is not.
     let mut lines: Option<Vec<(f64, f64)>> = None;
     let close = |lines: &mut Option<Vec<(f64, f64)>>, out: &mut Vec<Rect>| {
-        if let Some(mut pts) = lines.take() {
-            if pts.len() == 5 && pts[0] == pts[4] {
-                pts.pop();
-            }
-            let xs = distinct(pts.iter().map(|p| p.0));
-            let ys = distinct(pts.iter().map(|p| p.1));
-            if pts.len() == 4 && xs == 2 && ys == 2 {
-                out.extend(bounds(&pts));
-            }
+        if let Some(pts) = lines.take()
+            && pts.len() >= 3
+            && fills_its_bounds(&pts)
+        {
+            out.extend(bounds(&pts));
         }
     };
     for op in &path.ops {
@@ -211,7 +209,11 @@ pub(crate) fn hiding_rects(
                     pts.push((x, y));
                 }
             }
-            PathOp::CurveTo(..) => lines = None,
+            PathOp::CurveTo(a, b, c, d, x, y) => {
+                if let Some(pts) = lines.as_mut() {
+                    pts.extend([(a, b), (c, d), (x, y)]);
+                }
+            }
             PathOp::Close => close(&mut lines, &mut out),
         }
     }
@@ -219,12 +221,27 @@ pub(crate) fn hiding_rects(
     out
 }
 
-/// How many different values (to a hundredth of a point).
-fn distinct(v: impl Iterator<Item = f64>) -> usize {
-    let mut seen: Vec<i64> = v.map(|x| (x * 100.0).round() as i64).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.len()
+/// Does the polygon through `pts` cover most (0.8) of its bounding box?
+fn fills_its_bounds(pts: &[(f64, f64)]) -> bool {
+    let n = pts.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (pts[i], pts[(i + 1) % n]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum();
+    let (x0, x1) = pts
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+            (l.min(p.0), h.max(p.0))
+        });
+    let (y0, y1) = pts
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+            (l.min(p.1), h.max(p.1))
+        });
+    let bounds = (x1 - x0) * (y1 - y0);
+    bounds > 0.0 && (twice / 2.0).abs() >= 0.8 * bounds
 }
 
 /// Did [`mark_fills`] mark this fill as one that hides?
@@ -235,8 +252,8 @@ fn hides(space: &ColorSpace, colour: &[f64]) -> bool {
 /// How much of the upright character drawn at `trm` (its advance `width`
 /// in text units, its size on the page `size`) `r` covers: the height of
 /// the rectangle across the middle of the character, within its line. A
-/// character is hidden when the boxes over it cover most of its line
-/// ([`HIDDEN`] of its size), one bar or several stacked.
+/// character is hidden when the boxes over it cover as much as a small
+/// letter's height ([`HIDDEN`] of its size), one bar or several stacked.
 pub(crate) fn covered(r: &Rect, trm: &Transform, width: f64, size: f64) -> f64 {
     let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
     let cx = trm.m31 + width * size / 2.0;
@@ -248,4 +265,4 @@ pub(crate) fn covered(r: &Rect, trm: &Transform, width: f64, size: f64) -> f64 {
 }
 
 /// The share of a character's size that boxes must cover to hide it.
-pub(crate) const HIDDEN: f64 = 0.6;
+pub(crate) const HIDDEN: f64 = 0.45;

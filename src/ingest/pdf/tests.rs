@@ -586,6 +586,12 @@ fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
         "q 0 1 -1 0 0 0 cm 0 g 496 -170 14 30 re f Q ".into(),
         line(450, "The keeper was always paid well."),
         "q /GS2 gs 1 g 60 446 300 14 re f Q ".into(),
+        // A box with rounded corners, and a bar over the small letters'
+        // height only.
+        line(400, "The cook was never seen again.").to_string()
+            + "0 g 154 396 m 184 396 l 186 396 186 398 186 398 c 186 408 l 186 410 184 410 184 410 c \
+               154 410 l 152 410 152 408 152 408 c 152 398 l 152 396 154 396 154 396 c h f ",
+        line(350, "The bell was never rung.").to_string() + "0 g 149 349 30 6 re f ",
         // Turned text no box covers (an arXiv stamp in the margin).
         "BT /F1 10 Tf 0 1 -1 0 30 300 Tm (arXiv:2501.10120v1) Tj ET 0 g 60 100 5 5 re f ".into(),
     ]
