@@ -33,13 +33,24 @@ pub(super) fn hides(style: &str) -> bool {
         .map(|(p, v)| (p.as_str(), v.as_str()))
         .collect();
     let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
-    let overflow = |v: &str| matches!(v, "hidden" | "clip");
+    let overflow = |v: &str| v.starts_with("hidden") || v.starts_with("clip");
     let squeezed = (has("overflow", &overflow)
         || has("overflow-x", &overflow)
-        || has("overflow-y", &overflow))
-        && ["width", "height", "max-width", "max-height"]
-            .iter()
-            .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
+        || has("overflow-y", &overflow)
+        || has("overflow-inline", &overflow)
+        || has("overflow-block", &overflow))
+        && [
+            "width",
+            "height",
+            "max-width",
+            "max-height",
+            "inline-size",
+            "block-size",
+            "max-inline-size",
+            "max-block-size",
+        ]
+        .iter()
+        .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
     let reversed = overrides_direction(style) && direction(style) == Some(true);
     squeezed
         || reversed
@@ -49,6 +60,26 @@ pub(super) fn hides(style: &str) -> bool {
             "content-visibility" => value == "hidden",
             "opacity" => faint(value),
             "font-size" => too_small(value),
+            // The shorthand's size: `font: 0/0 a`.
+            "font" => value
+                .split(' ')
+                .find(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+                .is_some_and(|w| too_small(w.split('/').next().unwrap_or(w))),
+            "zoom" => faint(value),
+            // Letters drawn over each other.
+            "letter-spacing" => length(value).is_some_and(|(x, unit)| match unit {
+                "em" | "rem" => x <= -0.5,
+                "px" | "pt" => x <= -8.0,
+                _ => false,
+            }),
+            "margin"
+            | "inset"
+            | "inset-inline-start"
+            | "inset-block-start"
+            | "inset-inline"
+            | "inset-block"
+            | "margin-inline-start"
+            | "margin-block-start" => value.split(' ').any(far_off),
             "color" | "-webkit-text-fill-color" => transparent(value),
             // The transform properties of their own.
             "scale" => value.split(' ').any(faint),
@@ -74,6 +105,10 @@ pub(super) fn hides(style: &str) -> bool {
             }),
             "transform" => calls(value).iter().any(|(f, args)| {
                 (f.starts_with("scale") && args.iter().any(|a| faint(a)))
+                    // A matrix that scales to nothing: `matrix(0, 0, 0, 0, …)`.
+                    || (*f == "matrix"
+                        && args.len() == 6
+                        && args[..4].iter().all(|a| faint(a)))
                     // Turned edge-on.
                     || (matches!(*f, "rotatex" | "rotatey")
                         && args.first().and_then(|a| length(a)).is_some_and(|(x, unit)| {
@@ -244,7 +279,9 @@ fn transparent(v: &str) -> bool {
             *f,
             "rgb" | "rgba" | "hsl" | "hsla" | "hwb" | "lab" | "lch" | "oklab" | "oklch"
         ) && args.len() == 4
-            && zero(args[3])
+            && faint(args[3])
+            // `color(srgb 0 0 0 / 0)`: the space, three values, the alpha.
+            || *f == "color" && args.len() == 5 && faint(args[4])
     })
 }
 
@@ -310,6 +347,15 @@ mod tests {
             "opacity: 0.01",
             "transform: scale(0.01)",
             "-webkit-text-fill-color: transparent",
+            "font: 0/0 a",
+            "transform: matrix(0, 0, 0, 0, 0, 0)",
+            "block-size: 0; overflow: hidden hidden",
+            "inset-inline-start: -9999px",
+            "margin: 0 0 0 -9999px",
+            "color: color(srgb 0 0 0 / 0)",
+            "color: rgba(0, 0, 0, 0.004)",
+            "zoom: 0.01",
+            "letter-spacing: -1em",
             "scale: 0",
             "translate: -9999px",
             "clip-path: polygon(0 0, 0 0, 0 0)",
@@ -345,6 +391,11 @@ mod tests {
             "opacity: 0.1",
             "transform: scale(0.5)",
             "scale: 1.2",
+            "font: 12px/1.5 serif",
+            "transform: matrix(1, 0, 0, 1, 5, 5)",
+            "margin: 0 auto",
+            "letter-spacing: 0.1em",
+            "zoom: 1.5",
             "translate: 10px",
             "clip-path: polygon(0 0, 100% 0, 100% 100%)",
             "transform: rotateY(30deg)",

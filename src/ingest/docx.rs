@@ -290,6 +290,12 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // Table rows being read: a row is one passage, its cells apart
     // ("1811 | Reid"), as for HTML; and whether a new cell has begun.
     let mut rows: Vec<(String, bool)> = Vec::new();
+    // Inside a row's properties; each open row's deletion (a tracked
+    // deletion of the whole row: its text is not shown); each open
+    // drawing's hiding (`wp:docPr hidden`: a text box Word does not show).
+    let mut in_trpr = false;
+    let mut rows_deleted: Vec<bool> = Vec::new();
+    let mut drawings: Vec<bool> = Vec::new();
     // Markup compatibility: for each open `mc:AlternateContent`, whether
     // a branch has been taken; for each open branch, whether it is skipped.
     let mut alternates: Vec<bool> = Vec::new();
@@ -339,7 +345,12 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     }
                 }
                 b"r" => (hidden, raised, struck) = (para_hidden, None, para_struck),
-                b"tr" => rows.push((String::new(), false)),
+                b"tr" => {
+                    rows.push((String::new(), false));
+                    rows_deleted.push(false);
+                }
+                b"trPr" => in_trpr = true,
+                b"drawing" => drawings.push(false),
                 b"tc" => {
                     if let Some(row) = rows.last_mut() {
                         row.1 = true;
@@ -366,6 +377,22 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         para_hidden = hidden_styles.ids.contains(&v);
                         para_struck = hidden_styles.struck.contains(&v);
                         level = style_level(&v);
+                    }
+                }
+                b"del" if in_trpr => {
+                    if let Some(d) = rows_deleted.last_mut()
+                        && !*d
+                    {
+                        *d = true;
+                        deleted += 1;
+                    }
+                }
+                b"docPr" if matches!(attr(&e, b"hidden").as_deref(), Some("1" | "true" | "on")) => {
+                    if let Some(d) = drawings.last_mut()
+                        && !*d
+                    {
+                        *d = true;
+                        deleted += 1;
                     }
                 }
                 b"tab" | b"ptab" if deleted == 0 && !hidden => para.push('\t'),
@@ -437,6 +464,12 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
             }
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
+                b"trPr" => in_trpr = false,
+                b"drawing" => {
+                    if drawings.pop() == Some(true) {
+                        deleted = deleted.saturating_sub(1);
+                    }
+                }
                 b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
                 b"AlternateContent" => {
                     alternates.pop();
@@ -446,8 +479,13 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 }
                 b"rPrChange" | b"pPrChange" => old_format = old_format.saturating_sub(1),
                 b"tr" => {
+                    let row_deleted = rows_deleted.pop() == Some(true);
+                    if row_deleted {
+                        deleted = deleted.saturating_sub(1);
+                    }
                     if let Some((row, _)) = rows.pop()
                         && !row.is_empty()
+                        && !row_deleted
                     {
                         out.push(BlockKind::Para, &row, None);
                     }

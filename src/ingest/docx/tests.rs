@@ -338,3 +338,16 @@ fn a_tracked_style_change_reads_the_new_style() {
     let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
     assert_eq!(ex.text, "Shown.");
 }
+
+/// A table row deleted under tracked changes, and a text box in a drawing
+/// Word hides, are not text.
+#[test]
+fn deleted_rows_and_hidden_drawings_are_not_read() {
+    let body = r#"<w:tbl><w:tr><w:trPr><w:del w:id="3" w:author="A"/></w:trPr><w:tc><w:p><w:r><w:t>1811 | Reid never paid</w:t></w:r></w:p></w:tc></w:tr>
+<w:tr><w:tc><w:p><w:r><w:t>1812</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Smith</w:t></w:r></w:p></w:tc></w:tr></w:tbl>
+<w:p><w:r><w:t xml:space="preserve">The keeper </w:t></w:r><w:r><w:drawing><wp:anchor><wp:docPr id="1" name="Box" hidden="1"/><a:graphic><a:graphicData><wps:wsp><wps:txbx><w:txbxContent><w:p><w:r><w:t>never</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r><w:r><w:t>slept.</w:t></w:r></w:p>"#;
+    let ex = extract(&make_docx(body), 1 << 20).unwrap();
+    assert!(!ex.text.contains("never"), "{}", ex.text);
+    assert!(ex.text.contains("1812 | Smith"), "{}", ex.text);
+    assert!(ex.text.contains("The keeper slept."), "{}", ex.text);
+}
