@@ -466,9 +466,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 b"t" => in_text = false,
                 b"trPr" => in_trpr = false,
                 b"drawing" => {
-                    if drawings.pop() == Some(true) {
-                        deleted = deleted.saturating_sub(1);
-                    }
+                    deleted = deleted.saturating_sub(usize::from(drawings.pop() == Some(true)));
                 }
                 b"del" | b"moveFrom" => deleted = deleted.saturating_sub(1),
                 b"AlternateContent" => {
