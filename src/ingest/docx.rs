@@ -296,6 +296,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut in_trpr = false;
     let mut rows_deleted: Vec<bool> = Vec::new();
     let mut drawings: Vec<bool> = Vec::new();
+    // Each open table's style: whether it hides, and whether it strikes
+    // through, the text in its cells.
+    let mut tables: Vec<(bool, bool)> = Vec::new();
     // Markup compatibility: for each open `mc:AlternateContent`, whether
     // a branch has been taken; for each open branch, whether it is skipped.
     let mut alternates: Vec<bool> = Vec::new();
@@ -344,7 +347,12 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         deleted += 1;
                     }
                 }
-                b"r" => (hidden, raised, struck) = (para_hidden, None, para_struck),
+                b"r" => {
+                    let (t_hidden, t_struck) = tables.last().copied().unwrap_or_default();
+                    (hidden, raised, struck) =
+                        (para_hidden || t_hidden, None, para_struck || t_struck);
+                }
+                b"tbl" => tables.push((false, false)),
                 b"tr" => {
                     rows.push((String::new(), false));
                     rows_deleted.push(false);
@@ -377,6 +385,14 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         para_hidden = hidden_styles.ids.contains(&v);
                         para_struck = hidden_styles.struck.contains(&v);
                         level = style_level(&v);
+                    }
+                }
+                b"tblStyle" => {
+                    if let (Some(v), Some(t)) = (attr(&e, b"val"), tables.last_mut()) {
+                        *t = (
+                            hidden_styles.ids.contains(&v),
+                            hidden_styles.struck.contains(&v),
+                        );
                     }
                 }
                 b"del" if in_trpr => {
@@ -465,6 +481,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
                 b"trPr" => in_trpr = false,
+                b"tbl" => {
+                    tables.pop();
+                }
                 b"drawing" => {
                     deleted = deleted.saturating_sub(usize::from(drawings.pop() == Some(true)));
                 }

@@ -351,3 +351,16 @@ fn deleted_rows_and_hidden_drawings_are_not_read() {
     assert!(ex.text.contains("1812 | Smith"), "{}", ex.text);
     assert!(ex.text.contains("The keeper slept."), "{}", ex.text);
 }
+
+/// A table style that hides or strikes through hides or marks its cells'
+/// text, as Word shows it.
+#[test]
+fn table_styles_hide_and_strike() {
+    let styles = r#"<w:style w:type="table" w:styleId="Secret"><w:rPr><w:vanish/></w:rPr></w:style>
+<w:style w:type="table" w:styleId="Struck"><w:rPr><w:strike/></w:rPr></w:style>"#;
+    let body = r#"<w:tbl><w:tblPr><w:tblStyle w:val="Secret"/></w:tblPr><w:tr><w:tc><w:p><w:r><w:t>1811</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>never paid</w:t></w:r></w:p></w:tc></w:tr></w:tbl>
+<w:tbl><w:tblPr><w:tblStyle w:val="Struck"/></w:tblPr><w:tr><w:tc><w:p><w:r><w:t>1812</w:t></w:r><w:r><w:t>never</w:t></w:r></w:p></w:tc></w:tr></w:tbl>
+<w:p><w:r><w:t>Shown.</w:t></w:r></w:p>"#;
+    let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
+    assert_eq!(ex.text, "Shown.");
+}
