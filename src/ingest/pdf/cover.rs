@@ -42,7 +42,11 @@ pub(super) fn mark_fills(doc: &mut Document) {
         let fill_after = ops
             .iter()
             .position(|o| o.operator == "BT")
-            .is_some_and(|t| ops[t..].iter().any(|o| is_fill(&o.operator)));
+            .is_some_and(|t| {
+                ops[t..]
+                    .iter()
+                    .any(|o| is_fill(&o.operator) || o.operator == "S")
+            });
         if !fill_after {
             continue;
         }
@@ -56,7 +60,7 @@ pub(super) fn mark_fills(doc: &mut Document) {
 
 /// The fill opacity (`/ca`) of each graphics state these resources name
 /// (none with a blend mode that mixes).
-fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64)> {
+fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64, f64)> {
     fn dict<'a>(doc: &'a Document, o: &'a Object) -> Option<&'a Dictionary> {
         deref(doc, o).as_dict().ok()
     }
@@ -67,54 +71,120 @@ fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64)>
         };
         for (name, o) in states.iter() {
             let state = dict(doc, o);
-            let ca = state
-                .and_then(|s| s.get(b"ca").ok().and_then(|v| v.as_float().ok()))
-                .map_or(1.0, f64::from);
+            let alpha = |key: &[u8]| {
+                state
+                    .and_then(|s| s.get(key).ok().and_then(|v| v.as_float().ok()))
+                    .map_or(1.0, f64::from)
+            };
+            let (ca, stroke) = (alpha(b"ca"), alpha(b"CA"));
             // A blend mode other than the normal one (Multiply, Screen…)
             // mixes the box with the text under it: it hides nothing.
             let blends = state
                 .and_then(|s| s.get(b"BM").ok())
                 .and_then(|bm| bm.as_name().ok())
                 .is_some_and(|n| n != b"Normal" && n != b"Compatible");
-            let ca = if blends { 0.0 } else { ca };
-            out.push((name.clone(), ca));
+            let (ca, stroke) = if blends { (0.0, 0.0) } else { (ca, stroke) };
+            out.push((name.clone(), ca, stroke));
         }
     }
     out
 }
 
 /// The operations with a grey set before each fill: [`HIDES`] when the
-/// fill is opaque and near black or white, [`SHOWS`] otherwise.
-fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64)]) -> Vec<Operation> {
+/// fill is opaque and near black or white, [`SHOWS`] otherwise. A straight
+/// line stroked thick (two units or more) and opaque in such a colour is a
+/// bar too: a hiding box of its extent is filled where it is stroked.
+fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation> {
     let num = |o: &Object| o.as_float().map(f64::from).ok();
-    // Fill luminance (None: unknown, a pattern) and opacity.
-    let mut state: (Option<f64>, f64) = (Some(0.0), 1.0);
+    let hides = |lum: Option<f64>, alpha: f64| {
+        alpha >= 0.9 && lum.is_some_and(|l| !(0.2..=0.97).contains(&l))
+    };
+    // Fill and stroke luminance (None: unknown, a pattern) and opacity,
+    // and the line width.
+    #[derive(Clone, Copy)]
+    struct State {
+        fill: (Option<f64>, f64),
+        stroke: (Option<f64>, f64),
+        width: f64,
+    }
+    let mut state = State {
+        fill: (Some(0.0), 1.0),
+        stroke: (Some(0.0), 1.0),
+        width: 1.0,
+    };
     let mut saved = Vec::new();
+    // The current path's points while it is one straight segment.
+    let mut segment: Option<Vec<(f64, f64)>> = Some(Vec::new());
+    let mark = |out: &mut Vec<Operation>, hiding: bool| {
+        let grey = if hiding { HIDES } else { SHOWS };
+        out.push(Operation::new(
+            "cs",
+            vec![Object::Name(b"DeviceGray".to_vec())],
+        ));
+        out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
+    };
     let mut out = Vec::with_capacity(ops.len() + 8);
     for op in ops {
         let nums: Vec<f64> = op.operands.iter().filter_map(num).collect();
         match op.operator.as_str() {
             "q" => saved.push(state),
             "Q" => state = saved.pop().unwrap_or(state),
-            "g" | "rg" | "k" | "sc" | "scn" => state.0 = luminance(&nums),
-            "cs" => state.0 = Some(0.0),
+            "g" | "rg" | "k" | "sc" | "scn" => state.fill.0 = luminance(&nums),
+            "G" | "RG" | "K" | "SC" | "SCN" => state.stroke.0 = luminance(&nums),
+            "cs" => state.fill.0 = Some(0.0),
+            "CS" => state.stroke.0 = Some(0.0),
+            "w" => state.width = nums.first().copied().unwrap_or(1.0).abs(),
             "gs" => {
                 let name = op.operands.first().and_then(|n| n.as_name().ok());
-                if let Some((_, a)) = alphas.iter().find(|(n, _)| Some(n.as_slice()) == name) {
-                    state.1 = *a;
+                if let Some((_, fill, stroke)) =
+                    alphas.iter().find(|(n, _, _)| Some(n.as_slice()) == name)
+                {
+                    state.fill.1 = *fill;
+                    state.stroke.1 = *stroke;
                 }
             }
+            "m" | "l" => {
+                if let (Some(pts), &[x, y]) = (segment.as_mut(), nums.as_slice()) {
+                    // A new "m" starts another subpath: no longer one line.
+                    if op.operator == "m" && !pts.is_empty() {
+                        segment = None;
+                    } else {
+                        pts.push((x, y));
+                    }
+                }
+            }
+            "re" | "c" | "v" | "y" | "h" => segment = None,
+            "S" => {
+                let bar = segment.take().filter(|pts| pts.len() == 2).and_then(|pts| {
+                    let ((x1, y1), (x2, y2)) = (pts[0], pts[1]);
+                    let half = state.width / 2.0;
+                    (state.width >= 2.0 && hides(state.stroke.0, state.stroke.1)).then_some(
+                        if (y1 - y2).abs() < 1e-6 {
+                            [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
+                        } else if (x1 - x2).abs() < 1e-6 {
+                            [x1 - half, y1.min(y2), state.width, (y1 - y2).abs()]
+                        } else {
+                            return None;
+                        },
+                    )
+                });
+                if let Some(r) = bar {
+                    mark(&mut out, true);
+                    out.push(Operation::new(
+                        "re",
+                        r.iter().map(|v| Object::Real(*v as f32)).collect(),
+                    ));
+                    out.push(Operation::new("f", Vec::new()));
+                }
+                segment = Some(Vec::new());
+            }
             f if is_fill(f) => {
-                let hides = state.1 >= 0.9 && state.0.is_some_and(|l| !(0.2..=0.97).contains(&l));
-                let grey = if hides { HIDES } else { SHOWS };
-                out.push(Operation::new(
-                    "cs",
-                    vec![Object::Name(b"DeviceGray".to_vec())],
-                ));
-                out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
+                mark(&mut out, hides(state.fill.0, state.fill.1));
                 out.push(Operation::new("f", Vec::new()));
+                segment = Some(Vec::new());
                 continue;
             }
+            "n" | "s" => segment = Some(Vec::new()),
             _ => {}
         }
         out.push(op);

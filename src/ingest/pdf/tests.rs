@@ -592,6 +592,11 @@ fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
             + "0 g 154 396 m 184 396 l 186 396 186 398 186 398 c 186 408 l 186 410 184 410 184 410 c \
                154 410 l 152 410 152 408 152 408 c 152 398 l 152 396 154 396 154 396 c h f ",
         line(350, "The bell was never rung.").to_string() + "0 g 149 349 30 6 re f ",
+        // A black bar stroked thick; a yellow marker and a thin line
+        // struck through hide nothing.
+        line(300, "The keeper was never sober.").to_string() + "0 G 12 w 148 304 m 182 304 l S ",
+        line(250, "The boat came every week.").to_string()
+            + "1 1 0 RG 12 w 60 254 m 200 254 l S 0 G 1 w 60 254 m 200 254 l S ",
         // Turned text no box covers (an arXiv stamp in the margin).
         "BT /F1 10 Tf 0 1 -1 0 30 300 Tm (arXiv:2501.10120v1) Tj ET 0 g 60 100 5 5 re f ".into(),
     ]
@@ -605,4 +610,5 @@ fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
     assert!(!t.contains("safe"), "{t}");
     assert!(t.contains("The keeper was always paid well."), "{t}");
     assert!(t.contains("arXiv:2501.10120v1"), "{t}");
+    assert!(t.contains("The boat came every week."), "{t}");
 }
