@@ -79,10 +79,11 @@ fn doi_at(text: &str, doi: &str) -> Option<usize> {
 
 /// A source in a format of notes rather than of published works.
 fn is_notes(id: &str) -> bool {
-    let lower = id.to_lowercase();
-    [".md", ".markdown", ".txt", ".text", ".rst"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    use crate::ingest::Format;
+    matches!(
+        Format::from_path(std::path::Path::new(id)),
+        Some(Format::Markdown | Format::Text | Format::Rst)
+    )
 }
 
 impl Matched {

@@ -6,171 +6,180 @@
 //! Comments are not declarations (`/* visibility: hidden */`, as Project
 //! Gutenberg's style sheets leave it for page numbers).
 
-/// A style's declarations, tidied: (property, value without `!important`).
-fn declarations(style: &str) -> Vec<(String, String)> {
-    tidy(&without_comments(style))
-        .split(';')
-        .filter_map(|decl| decl.split_once(':'))
-        .map(|(prop, value)| {
-            let value = value.trim_end_matches("!important").trim();
-            (prop.trim().to_string(), value.to_string())
-        })
-        .collect()
-}
+/// A style's declarations, read once: (property, value without
+/// `!important`), tidied.
+pub(super) struct Style(Vec<(String, String)>);
 
-/// The values `prop` is given, in order.
-fn values<'a>(decls: &'a [(String, String)], prop: &'a str) -> impl Iterator<Item = &'a str> {
-    decls
-        .iter()
-        .filter(move |(p, _)| p == prop)
-        .map(|(_, v)| v.as_str())
-}
-
+/// Does this inline style or rule hide what it styles?
 pub(super) fn hides(style: &str) -> bool {
-    let owned = declarations(style);
-    let decls: Vec<(&str, &str)> = owned
-        .iter()
-        .map(|(p, v)| (p.as_str(), v.as_str()))
-        .collect();
-    let has = |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
-    let overflow = |v: &str| v.starts_with("hidden") || v.starts_with("clip");
-    let squeezed = (has("overflow", &overflow)
-        || has("overflow-x", &overflow)
-        || has("overflow-y", &overflow)
-        || has("overflow-inline", &overflow)
-        || has("overflow-block", &overflow))
-        && [
-            "width",
-            "height",
-            "max-width",
-            "max-height",
-            "inline-size",
-            "block-size",
-            "max-inline-size",
-            "max-block-size",
-        ]
-        .iter()
-        .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
-    let reversed = overrides_direction(style) && direction(style) == Some(true);
-    squeezed
-        || reversed
-        || decls.iter().any(|&(prop, value)| match prop {
-            "display" => value == "none",
-            "visibility" => matches!(value, "hidden" | "collapse"),
-            "content-visibility" => value == "hidden",
-            "opacity" => faint(value),
-            "font-size" => too_small(value),
-            // The shorthand's size: `font: 0/0 a`.
-            "font" => value
-                .split(' ')
-                .find(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
-                .is_some_and(|w| too_small(w.split('/').next().unwrap_or(w))),
-            "zoom" => faint(value),
-            // Letters drawn over each other.
-            "letter-spacing" => length(value).is_some_and(|(x, unit)| match unit {
-                "em" | "rem" => x <= -0.5,
-                "px" | "pt" => x <= -8.0,
-                _ => false,
-            }),
-            "margin"
-            | "inset"
-            | "inset-inline-start"
-            | "inset-block-start"
-            | "inset-inline"
-            | "inset-block"
-            | "margin-inline-start"
-            | "margin-block-start" => value.split(' ').any(far_off),
-            "color" | "-webkit-text-fill-color" => transparent(value),
-            // The transform properties of their own.
-            "scale" => value.split(' ').any(faint),
-            "translate" => value.split(' ').any(far_off),
-            "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
-                far_off(value)
-            }
-            "clip" => calls(value).iter().any(|(f, args)| {
-                *f == "rect"
-                    && args
-                        .iter()
-                        .all(|a| length(a).is_some_and(|(x, _)| x.abs() <= 1.0))
-            }),
-            "clip-path" => calls(value).iter().any(|(f, args)| match *f {
-                "inset" => inset_closes(args),
-                "circle" | "ellipse" => args.first().is_some_and(|a| zero(a)),
-                // Every corner at one point: nothing inside.
-                "polygon" => {
-                    let points: Vec<Option<(f64, &str)>> = args.iter().map(|a| length(a)).collect();
-                    points.len() >= 2 && points.iter().all(|p| p.is_some_and(|(x, _)| x == 0.0))
-                }
-                _ => false,
-            }),
-            "transform" => calls(value).iter().any(|(f, args)| {
-                (f.starts_with("scale") && args.iter().any(|a| faint(a)))
-                    // A matrix that scales to nothing: `matrix(0, 0, 0, 0, …)`.
-                    || (*f == "matrix"
-                        && args.len() == 6
-                        && args[..4].iter().all(|a| faint(a)))
-                    // Turned edge-on.
-                    || (matches!(*f, "rotatex" | "rotatey")
-                        && args.first().and_then(|a| length(a)).is_some_and(|(x, unit)| {
-                            unit == "deg"
-                                && ((x.abs() - 90.0).abs() < 1.0 || (x.abs() - 270.0).abs() < 1.0)
-                        }))
-                    || (f.starts_with("translate") && args.iter().any(|a| far_off(a)))
-            }),
-            "filter" => calls(value)
-                .iter()
-                .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| faint(a))),
-            _ => false,
-        })
+    Style::parse(style).hides()
 }
 
-/// Set apart as a block (`display: block`, a list item, a table).
-pub(super) fn displays_as_block(style: &str) -> bool {
-    let decls = declarations(style);
-    values(&decls, "display").any(|v| {
-        matches!(
-            v,
-            "block" | "list-item" | "table" | "flex" | "grid" | "table-row"
+impl Style {
+    pub(super) fn parse(style: &str) -> Style {
+        Style(
+            tidy(&without_comments(style))
+                .split(';')
+                .filter_map(|decl| decl.split_once(':'))
+                .map(|(prop, value)| {
+                    let value = value.trim_end_matches("!important").trim();
+                    (prop.trim().to_string(), value.to_string())
+                })
+                .collect(),
         )
-    })
-}
+    }
 
-/// An override of the text's direction (`unicode-bidi: bidi-override`):
-/// drawn right to left when the direction there is.
-pub(super) fn overrides_direction(style: &str) -> bool {
-    let decls = declarations(style);
-    values(&decls, "unicode-bidi")
-        .any(|v| v.starts_with("bidi-override") || v.starts_with("isolate-override"))
-}
+    /// The values `prop` is given, in order.
+    fn values<'a>(&'a self, prop: &'a str) -> impl Iterator<Item = &'a str> {
+        self.0
+            .iter()
+            .filter(move |(p, _)| p == prop)
+            .map(|(_, v)| v.as_str())
+    }
 
-/// The direction a style sets: `Some(true)` for right to left.
-pub(super) fn direction(style: &str) -> Option<bool> {
-    let decls = declarations(style);
-    values(&decls, "direction").find_map(|v| match v {
-        "rtl" => Some(true),
-        "ltr" => Some(false),
-        _ => None,
-    })
-}
+    /// Does the style hide what it styles (see the module)?
+    pub(super) fn hides(&self) -> bool {
+        let decls: Vec<(&str, &str)> = self
+            .0
+            .iter()
+            .map(|(p, v)| (p.as_str(), v.as_str()))
+            .collect();
+        let has =
+            |p: &str, test: &dyn Fn(&str) -> bool| decls.iter().any(|&(q, v)| q == p && test(v));
+        let overflow = |v: &str| v.starts_with("hidden") || v.starts_with("clip");
+        let squeezed = (has("overflow", &overflow)
+            || has("overflow-x", &overflow)
+            || has("overflow-y", &overflow)
+            || has("overflow-inline", &overflow)
+            || has("overflow-block", &overflow))
+            && [
+                "width",
+                "height",
+                "max-width",
+                "max-height",
+                "inline-size",
+                "block-size",
+                "max-inline-size",
+                "max-block-size",
+            ]
+            .iter()
+            .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
+        let reversed = self.overrides() && self.direction() == Some(true);
+        squeezed
+            || reversed
+            || decls.iter().any(|&(prop, value)| match prop {
+                "display" => value == "none",
+                "visibility" => matches!(value, "hidden" | "collapse"),
+                "content-visibility" => value == "hidden",
+                "opacity" => faint(value),
+                "font-size" => too_small(value),
+                // The shorthand's size: `font: 0/0 a`.
+                "font" => value
+                    .split(' ')
+                    .find(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+                    .is_some_and(|w| too_small(w.split('/').next().unwrap_or(w))),
+                "zoom" => faint(value),
+                // Letters drawn over each other.
+                "letter-spacing" => length(value).is_some_and(|(x, unit)| match unit {
+                    "em" | "rem" => x <= -0.5,
+                    "px" | "pt" => x <= -8.0,
+                    _ => false,
+                }),
+                "margin"
+                | "inset"
+                | "inset-inline-start"
+                | "inset-block-start"
+                | "inset-inline"
+                | "inset-block"
+                | "margin-inline-start"
+                | "margin-block-start" => value.split(' ').any(far_off),
+                "color" | "-webkit-text-fill-color" => transparent(value),
+                // The transform properties of their own.
+                "scale" => value.split(' ').any(faint),
+                "translate" => value.split(' ').any(far_off),
+                "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
+                    far_off(value)
+                }
+                "clip" => calls(value).iter().any(|(f, args)| {
+                    *f == "rect"
+                        && args
+                            .iter()
+                            .all(|a| length(a).is_some_and(|(x, _)| x.abs() <= 1.0))
+                }),
+                "clip-path" => calls(value).iter().any(|(f, args)| match *f {
+                    "inset" => inset_closes(args),
+                    "circle" | "ellipse" => args.first().is_some_and(|a| zero(a)),
+                    // Every corner at one point: nothing inside.
+                    "polygon" => {
+                        let points: Vec<Option<(f64, &str)>> = args.iter().map(|a| length(a)).collect();
+                        points.len() >= 2 && points.iter().all(|p| p.is_some_and(|(x, _)| x == 0.0))
+                    }
+                    _ => false,
+                }),
+                "transform" => calls(value).iter().any(|(f, args)| {
+                    (f.starts_with("scale") && args.iter().any(|a| faint(a)))
+                        // A matrix that scales to nothing: `matrix(0, 0, 0, 0, …)`.
+                        || (*f == "matrix"
+                            && args.len() == 6
+                            && args[..4].iter().all(|a| faint(a)))
+                        // Turned edge-on.
+                        || (matches!(*f, "rotatex" | "rotatey")
+                            && args.first().and_then(|a| length(a)).is_some_and(|(x, unit)| {
+                                unit == "deg"
+                                    && ((x.abs() - 90.0).abs() < 1.0 || (x.abs() - 270.0).abs() < 1.0)
+                            }))
+                        || (f.starts_with("translate") && args.iter().any(|a| far_off(a)))
+                }),
+                "filter" => calls(value)
+                    .iter()
+                    .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| faint(a))),
+                _ => false,
+            })
+    }
 
-/// A superscript (`Some(true)`) or subscript (`Some(false)`) by
-/// `vertical-align`.
-pub(super) fn vertical_shift(style: &str) -> Option<bool> {
-    let decls = declarations(style);
-    // `vertical-align: super`, `top`, or a length up; or moved up by a
-    // relative offset (`position: relative; top: -0.5em`).
-    let by_align = values(&decls, "vertical-align").find_map(|v| match v {
-        "super" | "top" | "text-top" => Some(true),
-        "sub" | "bottom" | "text-bottom" => Some(false),
-        _ => length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x > 0.0),
-    });
-    let relative = values(&decls, "position").any(|v| v == "relative");
-    let by_offset = || {
-        values(&decls, "top")
-            .find_map(|v| length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x < 0.0))
-            .filter(|_| relative)
-    };
-    by_align.or_else(by_offset)
+    /// Set apart as a block (`display: block`, a list item, a table).
+    pub(super) fn block(&self) -> bool {
+        self.values("display").any(|v| {
+            matches!(
+                v,
+                "block" | "list-item" | "table" | "flex" | "grid" | "table-row"
+            )
+        })
+    }
+
+    /// An override of the text's direction (`unicode-bidi:
+    /// bidi-override`): drawn right to left when the direction there is.
+    pub(super) fn overrides(&self) -> bool {
+        self.values("unicode-bidi")
+            .any(|v| v.starts_with("bidi-override") || v.starts_with("isolate-override"))
+    }
+
+    /// The direction the style sets: `Some(true)` for right to left.
+    pub(super) fn direction(&self) -> Option<bool> {
+        self.values("direction").find_map(|v| match v {
+            "rtl" => Some(true),
+            "ltr" => Some(false),
+            _ => None,
+        })
+    }
+
+    /// A superscript (`Some(true)`) or subscript (`Some(false)`):
+    /// `vertical-align: super`, `top`, or a length up; or moved up by a
+    /// relative offset (`position: relative; top: -0.5em`).
+    pub(super) fn shift(&self) -> Option<bool> {
+        let by_align = self.values("vertical-align").find_map(|v| match v {
+            "super" | "top" | "text-top" => Some(true),
+            "sub" | "bottom" | "text-bottom" => Some(false),
+            _ => length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x > 0.0),
+        });
+        let relative = self.values("position").any(|v| v == "relative");
+        let by_offset = || {
+            self.values("top")
+                .find_map(|v| length(v).filter(|(x, _)| *x != 0.0).map(|(x, _)| x < 0.0))
+                .filter(|_| relative)
+        };
+        by_align.or_else(by_offset)
+    }
 }
 
 /// An `inset()` that clips everything: top and bottom, or left and right,

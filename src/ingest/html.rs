@@ -188,7 +188,9 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     );
                 } else if BLOCK.contains(&name)
                     || hide.blocks.contains(&child.id())
-                    || el.attr("style").is_some_and(super::css::displays_as_block)
+                    || el
+                        .attr("style")
+                        .is_some_and(|s| super::css::Style::parse(s).block())
                 {
                     flush(out, buf);
                     stack.push(Step::Flush);
@@ -266,7 +268,7 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
         || hide.hidden.contains(&id)
         || ((el
             .attr("style")
-            .is_some_and(super::css::overrides_direction)
+            .is_some_and(|s| super::css::Style::parse(s).overrides())
             || hide.overrides.contains(&id))
             && right_to_left(node))
 }
@@ -278,7 +280,7 @@ fn right_to_left(node: ego_tree::NodeRef<'_, Node>) -> bool {
         .filter_map(|n| n.value().as_element())
         .find_map(|el| {
             el.attr("style")
-                .and_then(super::css::direction)
+                .and_then(|s| super::css::Style::parse(s).direction())
                 .or_else(|| match el.attr("dir")?.to_ascii_lowercase().as_str() {
                     "rtl" => Some(true),
                     "ltr" => Some(false),
@@ -296,7 +298,10 @@ fn shift(id: ego_tree::NodeId, el: &scraper::node::Element, hide: &Hide) -> Opti
         "sub" => return Some(false),
         _ => {}
     }
-    if let Some(s) = el.attr("style").and_then(super::css::vertical_shift) {
+    if let Some(s) = el
+        .attr("style")
+        .and_then(|s| super::css::Style::parse(s).shift())
+    {
         return Some(s);
     }
     if hide.raised.contains(&id) {

@@ -41,11 +41,12 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
     }
     for (selectors, body) in rules(&super::css::without_comments(&css)) {
         let body = body.as_str();
-        let hides = super::css::hides(body);
-        let shift = super::css::vertical_shift(body);
+        let style = super::css::Style::parse(body);
+        let hides = style.hides();
+        let shift = style.shift();
         let writes = generates_text(body);
-        let block = super::css::displays_as_block(body);
-        let reverses = super::css::overrides_direction(body);
+        let block = style.block();
+        let reverses = style.overrides();
         if !hides && shift.is_none() && !writes && !block && !reverses {
             continue;
         }

@@ -224,8 +224,14 @@ impl OutputDev for Recorder {
     }
 
     fn end_page(&mut self) -> Result<(), OutputError> {
-        cover_characters(&mut self.drawn, &std::mem::take(&mut self.boxes));
-        let hidden = hidden_words(&self.drawn);
+        // Most pages draw no box over anything: nothing to work out.
+        let boxes = std::mem::take(&mut self.boxes);
+        let hidden = if boxes.is_empty() {
+            vec![false; self.drawn.len()]
+        } else {
+            cover_characters(&mut self.drawn, &boxes);
+            hidden_words(&self.drawn)
+        };
         // Where boxes hide characters, a mark stands in their place, so the
         // words either side never read as one passage.
         let mut in_mark = false;
@@ -326,9 +332,6 @@ fn glyph_size(trm: &Transform, font_size: f64) -> f64 {
 /// only those under its width (a page of a hundred thousand dots and
 /// thousands of characters is quick).
 fn cover_characters(drawn: &mut [Drawn], boxes: &[(cover::Rect, usize)]) {
-    if boxes.is_empty() {
-        return;
-    }
     let mut middles: Vec<(f64, usize)> = drawn
         .iter()
         .enumerate()
