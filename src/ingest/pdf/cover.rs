@@ -4,10 +4,11 @@
 //!
 //! A filled box hides a character drawn *before* it when it covers the
 //! middle of the character over at least the height of a small letter,
-//! and it is opaque and near black or white. A thin bar (an underline, a table
-//! rule, a line struck through words) hides nothing; neither does a
-//! coloured or translucent box (a highlight or shading: the reader sees
-//! the text through it), nor a box drawn before the text (a background).
+//! and it is opaque: whatever its colour, the page shows the box. A thin
+//! bar (an underline, a table rule, a line struck through words) hides
+//! nothing; neither does a translucent, soft-masked or blended box (a
+//! highlighter multiplies with the page: the reader sees the text through
+//! it), nor a box drawn before the text (a background).
 //!
 //! pdf-extract reports fills in drawing order but does not follow the
 //! usual colour operators (`g`, `rg`, `k`) nor transparency, so
@@ -83,7 +84,15 @@ fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64, 
                 .and_then(|s| s.get(b"BM").ok())
                 .and_then(|bm| bm.as_name().ok())
                 .is_some_and(|n| n != b"Normal" && n != b"Compatible");
-            let (ca, stroke) = if blends { (0.0, 0.0) } else { (ca, stroke) };
+            // So does a soft mask: how much of the box shows is not known.
+            let masked = state
+                .and_then(|s| s.get(b"SMask").ok())
+                .is_some_and(|m| m.as_name().map_or(true, |n| n != b"None"));
+            let (ca, stroke) = if blends || masked {
+                (0.0, 0.0)
+            } else {
+                (ca, stroke)
+            };
             out.push((name.clone(), ca, stroke));
         }
     }
@@ -91,25 +100,23 @@ fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64, 
 }
 
 /// The operations with a grey set before each fill: [`HIDES`] when the
-/// fill is opaque and near black or white, [`SHOWS`] otherwise. A straight
-/// line stroked thick (two units or more) and opaque in such a colour is a
-/// bar too: a hiding box of its extent is filled where it is stroked.
+/// fill is opaque in a known colour, [`SHOWS`] otherwise (a pattern). A
+/// straight line stroked thick (two units or more) and opaque is a bar
+/// too: a hiding box of its extent is filled where it is stroked.
 fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation> {
     let num = |o: &Object| o.as_float().map(f64::from).ok();
-    let hides = |lum: Option<f64>, alpha: f64| {
-        alpha >= 0.9 && lum.is_some_and(|l| !(0.2..=0.97).contains(&l))
-    };
-    // Fill and stroke luminance (None: unknown, a pattern) and opacity,
-    // and the line width.
+    let hides = |(colour, alpha): (bool, f64)| colour && alpha >= 0.9;
+    // Whether the fill and stroke colours are known (not a pattern), their
+    // opacity, and the line width.
     #[derive(Clone, Copy)]
     struct State {
-        fill: (Option<f64>, f64),
-        stroke: (Option<f64>, f64),
+        fill: (bool, f64),
+        stroke: (bool, f64),
         width: f64,
     }
     let mut state = State {
-        fill: (Some(0.0), 1.0),
-        stroke: (Some(0.0), 1.0),
+        fill: (true, 1.0),
+        stroke: (true, 1.0),
         width: 1.0,
     };
     let mut saved = Vec::new();
@@ -129,10 +136,10 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
         match op.operator.as_str() {
             "q" => saved.push(state),
             "Q" => state = saved.pop().unwrap_or(state),
-            "g" | "rg" | "k" | "sc" | "scn" => state.fill.0 = luminance(&nums),
-            "G" | "RG" | "K" | "SC" | "SCN" => state.stroke.0 = luminance(&nums),
-            "cs" => state.fill.0 = Some(0.0),
-            "CS" => state.stroke.0 = Some(0.0),
+            "g" | "rg" | "k" | "sc" | "scn" => state.fill.0 = colour(&nums),
+            "G" | "RG" | "K" | "SC" | "SCN" => state.stroke.0 = colour(&nums),
+            "cs" => state.fill.0 = true,
+            "CS" => state.stroke.0 = true,
             "w" => state.width = nums.first().copied().unwrap_or(1.0).abs(),
             "gs" => {
                 let name = op.operands.first().and_then(|n| n.as_name().ok());
@@ -158,7 +165,7 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
                 let bar = segment.take().filter(|pts| pts.len() == 2).and_then(|pts| {
                     let ((x1, y1), (x2, y2)) = (pts[0], pts[1]);
                     let half = state.width / 2.0;
-                    (state.width >= 2.0 && hides(state.stroke.0, state.stroke.1)).then_some(
+                    (state.width >= 2.0 && hides(state.stroke)).then_some(
                         if (y1 - y2).abs() < 1e-6 {
                             [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
                         } else if (x1 - x2).abs() < 1e-6 {
@@ -179,7 +186,7 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
                 segment = Some(Vec::new());
             }
             f if is_fill(f) => {
-                mark(&mut out, hides(state.fill.0, state.fill.1));
+                mark(&mut out, hides(state.fill));
                 out.push(Operation::new("f", Vec::new()));
                 segment = Some(Vec::new());
                 continue;
@@ -197,19 +204,10 @@ fn is_fill(op: &str) -> bool {
     matches!(op, "f" | "F" | "f*" | "B" | "B*" | "b" | "b*")
 }
 
-/// The luminance of a grey, RGB or CMYK colour given by its components.
-fn luminance(c: &[f64]) -> Option<f64> {
-    let rgb = |r: f64, g: f64, b: f64| 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    match *c {
-        [g] => Some(g),
-        [r, g, b] => Some(rgb(r, g, b)),
-        [c, m, y, k] => Some(rgb(
-            (1.0 - c) * (1.0 - k),
-            (1.0 - m) * (1.0 - k),
-            (1.0 - y) * (1.0 - k),
-        )),
-        _ => None,
-    }
+/// Do these components give a colour (grey, RGB, CMYK or one ink), not a
+/// pattern, whose look is not known?
+fn colour(c: &[f64]) -> bool {
+    (1..=4).contains(&c.len())
 }
 
 /// A rectangle on the page, in the page's units: left, bottom, right, top.

@@ -336,7 +336,8 @@ fn book(pages: &[(bool, &str)]) -> Vec<u8> {
 
 /// A document of pages drawn by these content streams, each with `/F1` in
 /// Helvetica (true) or in the UTF-16 font (false), `/GS1` a graphics
-/// state of 30% opacity and `/GS2` one that multiplies.
+/// state of 30% opacity, `/GS2` one that multiplies and `/GS3` one with
+/// a soft mask.
 fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
@@ -370,6 +371,7 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                     "ExtGState" => dictionary! {
                         "GS1" => dictionary! { "ca" => 0.3 },
                         "GS2" => dictionary! { "BM" => "Multiply" },
+                        "GS3" => dictionary! { "SMask" => dictionary! { "S" => "Luminosity" } },
                     },
                 },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
@@ -492,9 +494,10 @@ fn text_too_small_to_see_is_not_read() {
     assert!(!ex.text.contains("never"), "{}", ex.text);
 }
 
-/// Words under a box drawn over them (a black bar, a whiteout) are not
-/// read: the page does not show them. Words on a box drawn first, under a
-/// coloured highlight, or with a line under or through them are read.
+/// Words under an opaque box drawn over them (a black bar, a whiteout, a
+/// box of any colour) are not read: the page shows the box, not them.
+/// Words on a box drawn first, under a highlight that multiplies with the
+/// page, or with a line under or through them are read.
 #[test]
 fn text_under_a_drawn_box_is_not_read() {
     let ops = "BT /F1 12 Tf 72 700 Td (The keeper lit the lamp.) Tj ET \
@@ -505,7 +508,13 @@ fn text_under_a_drawn_box_is_not_read() {
                0 0 0 1 k 60 540 300 16 re f \
                1 1 1 rg BT /F1 12 Tf 72 545 Td (White words on a black band.) Tj ET \
                0 g BT /F1 12 Tf 72 500 Td (A highlighted line of the log.) Tj ET \
-               1 1 0 rg 60 495 300 16 re f \
+               q /GS2 gs 1 1 0 rg 60 495 300 16 re f Q \
+               0 g BT /F1 12 Tf 72 400 Td (The cook was never paid.) Tj ET \
+               1 1 0 rg 60 395 300 16 re f \
+               0 g BT /F1 12 Tf 72 350 Td (The mate was never paid.) Tj ET \
+               0.5 g 60 345 300 16 re f \
+               0 g BT /F1 12 Tf 72 300 Td (A line under a masked box.) Tj ET \
+               q /GS3 gs 0 g 60 295 300 16 re f Q \
                0 g BT /F1 12 Tf 72 450 Td (An underlined and struck line.) Tj ET \
                60 448 300 0.6 re f 60 453 300 0.6 re f";
     let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
@@ -514,6 +523,7 @@ fn text_under_a_drawn_box_is_not_read() {
         "White words on a black band.",
         "A highlighted line of the log.",
         "An underlined and struck line.",
+        "A line under a masked box.",
     ] {
         assert!(ex.text.contains(shown), "{shown}: {}", ex.text);
     }
@@ -592,11 +602,11 @@ fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
             + "0 g 154 396 m 184 396 l 186 396 186 398 186 398 c 186 408 l 186 410 184 410 184 410 c \
                154 410 l 152 410 152 408 152 408 c 152 398 l 152 396 154 396 154 396 c h f ",
         line(350, "The bell was never rung.").to_string() + "0 g 149 349 30 6 re f ",
-        // A black bar stroked thick; a yellow marker and a thin line
-        // struck through hide nothing.
+        // A black bar stroked thick; a yellow marker that multiplies with
+        // the page and a thin line struck through hide nothing.
         line(300, "The keeper was never sober.").to_string() + "0 G 12 w 148 304 m 182 304 l S ",
         line(250, "The boat came every week.").to_string()
-            + "1 1 0 RG 12 w 60 254 m 200 254 l S 0 G 1 w 60 254 m 200 254 l S ",
+            + "q /GS2 gs 1 1 0 RG 12 w 60 254 m 200 254 l S Q 0 G 1 w 60 254 m 200 254 l S ",
         // Turned text no box covers (an arXiv stamp in the margin).
         "BT /F1 10 Tf 0 1 -1 0 30 300 Tm (arXiv:2501.10120v1) Tj ET 0 g 60 100 5 5 re f ".into(),
     ]
