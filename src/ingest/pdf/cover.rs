@@ -40,23 +40,98 @@ pub(super) fn mark_fills(doc: &mut Document) {
         };
         // No fill after text: nothing to hide, the content stays as it is.
         let ops = &content.operations;
-        let fill_after = ops
+        let Some(text) = ops.iter().position(|o| o.operator == "BT") else {
+            continue;
+        };
+        let fill_after = ops[text..]
             .iter()
-            .position(|o| o.operator == "BT")
-            .is_some_and(|t| {
-                ops[t..]
-                    .iter()
-                    .any(|o| is_fill(&o.operator) || o.operator == "S")
-            });
-        if !fill_after {
+            .any(|o| is_fill(&o.operator) || o.operator == "S");
+        let boxes = annotation_boxes(doc, page);
+        if !fill_after && boxes.is_empty() {
             continue;
         }
         let alphas = fill_alphas(doc, &super::layers::page_resources(doc, page));
-        let marked = marked(content.operations, &alphas);
-        if let Ok(encoded) = (Content { operations: marked }).encode() {
+        let mut ops = marked(content.operations, &alphas);
+        // The page's boxes drawn last, on the page as it was at the start.
+        if !boxes.is_empty() {
+            ops.insert(0, Operation::new("q", Vec::new()));
+            ops.push(Operation::new("Q", Vec::new()));
+            for [x0, y0, x1, y1] in boxes {
+                set_grey(&mut ops, true);
+                let r = [x0, y0, x1 - x0, y1 - y0];
+                ops.push(Operation::new(
+                    "re",
+                    r.iter().map(|v| Object::Real(*v as f32)).collect(),
+                ));
+                ops.push(Operation::new("f", Vec::new()));
+            }
+        }
+        if let Ok(encoded) = (Content { operations: ops }).encode() {
             let _ = doc.change_page_content(page, encoded);
         }
     }
+}
+
+/// The boxes a page's annotations draw over it that hide what is under
+/// them: a square one (a rectangle drawn with a viewer's comment tools,
+/// often used to black out words) filled opaque, and shown. Left, bottom,
+/// right, top, on the page.
+fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> {
+    let nums = |o: Option<&Object>| -> Vec<f64> {
+        o.map(|o| deref(doc, o))
+            .and_then(|o| o.as_array().ok())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| deref(doc, v).as_float().ok().map(f64::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let Some(annots) = doc
+        .get_dictionary(page)
+        .ok()
+        .and_then(|p| p.get(b"Annots").ok())
+        .and_then(|a| deref(doc, a).as_array().ok())
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for a in annots {
+        let Ok(a) = deref(doc, a).as_dict() else {
+            continue;
+        };
+        let num = |key: &[u8]| {
+            a.get(key)
+                .ok()
+                .and_then(|v| deref(doc, v).as_float().ok())
+                .map(f64::from)
+        };
+        let square = a
+            .get(b"Subtype")
+            .and_then(Object::as_name)
+            .is_ok_and(|n| n == b"Square");
+        // Hidden (2) or not shown on screen (32).
+        let shown = num(b"F").is_none_or(|f| (f as i64) & (2 | 32) == 0);
+        let opaque = num(b"CA").is_none_or(|ca| ca >= 0.9);
+        let filled = colour(&nums(a.get(b"IC").ok()));
+        if let (true, &[x0, y0, x1, y1]) = (
+            square && shown && opaque && filled,
+            nums(a.get(b"Rect").ok()).as_slice(),
+        ) {
+            out.push([x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1)]);
+        }
+    }
+    out
+}
+
+/// Set the grey a fill carries: [`HIDES`] or [`SHOWS`].
+fn set_grey(out: &mut Vec<Operation>, hiding: bool) {
+    let grey = if hiding { HIDES } else { SHOWS };
+    out.push(Operation::new(
+        "cs",
+        vec![Object::Name(b"DeviceGray".to_vec())],
+    ));
+    out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
 }
 
 /// The fill opacity (`/ca`) of each graphics state these resources name
@@ -122,14 +197,6 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
     let mut saved = Vec::new();
     // The current path's points while it is one straight segment.
     let mut segment: Option<Vec<(f64, f64)>> = Some(Vec::new());
-    let mark = |out: &mut Vec<Operation>, hiding: bool| {
-        let grey = if hiding { HIDES } else { SHOWS };
-        out.push(Operation::new(
-            "cs",
-            vec![Object::Name(b"DeviceGray".to_vec())],
-        ));
-        out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
-    };
     let mut out = Vec::with_capacity(ops.len() + 8);
     for op in ops {
         let nums: Vec<f64> = op.operands.iter().filter_map(num).collect();
@@ -176,7 +243,7 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
                     )
                 });
                 if let Some(r) = bar {
-                    mark(&mut out, true);
+                    set_grey(&mut out, true);
                     out.push(Operation::new(
                         "re",
                         r.iter().map(|v| Object::Real(*v as f32)).collect(),
@@ -186,7 +253,7 @@ fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation>
                 segment = Some(Vec::new());
             }
             f if is_fill(f) => {
-                mark(&mut out, hides(state.fill));
+                set_grey(&mut out, hides(state.fill));
                 out.push(Operation::new("f", Vec::new()));
                 segment = Some(Vec::new());
                 continue;

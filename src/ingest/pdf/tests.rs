@@ -622,3 +622,61 @@ fn a_hidden_word_leaves_a_mark_and_takes_its_whole_word() {
     assert!(t.contains("arXiv:2501.10120v1"), "{t}");
     assert!(t.contains("The boat came every week."), "{t}");
 }
+
+/// A square annotation filled opaque (a box drawn with a viewer's comment
+/// tools over words, a common way to black them out) hides what it
+/// covers; one only outlined, hidden, or translucent hides nothing.
+#[test]
+fn a_filled_square_annotation_hides_what_it_covers() {
+    use lopdf::dictionary;
+    let line = |y: u32, text: &str| format!("BT /F1 12 Tf 72 {y} Td ({text}) Tj ET ");
+    let ops = [
+        line(700, "The keeper did never leave the lamp."),
+        line(650, "The boat came every week."),
+        line(600, "The cook was always sober."),
+        line(550, "The bell rang at noon."),
+    ]
+    .concat();
+    let mut doc = Document::load_mem(&drawn(&[(true, ops)])).expect("made");
+    let page = *doc.get_pages().values().next().expect("a page");
+    let square = |rect: [f32; 4], extra: lopdf::Dictionary| {
+        let mut d = dictionary! {
+            "Type" => "Annot", "Subtype" => "Square",
+            "Rect" => rect.iter().map(|v| Object::Real(*v)).collect::<Vec<_>>(),
+        };
+        d.extend(&extra);
+        Object::Dictionary(d)
+    };
+    let black = || vec![Object::Integer(0)];
+    let annots = vec![
+        square(
+            [150.0, 696.0, 190.0, 712.0],
+            dictionary! { "IC" => black() },
+        ),
+        square([60.0, 646.0, 300.0, 662.0], dictionary! {}),
+        square(
+            [60.0, 596.0, 300.0, 612.0],
+            dictionary! { "IC" => black(), "F" => 2 },
+        ),
+        square(
+            [60.0, 546.0, 300.0, 562.0],
+            dictionary! { "IC" => black(), "CA" => 0.3 },
+        ),
+    ];
+    doc.get_dictionary_mut(page)
+        .expect("page")
+        .set("Annots", annots);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).expect("saved");
+    let ex = extract(&bytes).expect("read");
+    let t = crate::ingest::collapse_ws(&ex.text);
+    assert!(t.contains("The keeper did \u{FFFC} leave the lamp."), "{t}");
+    assert!(!t.contains("never"), "{t}");
+    for shown in [
+        "The boat came every week.",
+        "The cook was always sober.",
+        "The bell rang at noon.",
+    ] {
+        assert!(t.contains(shown), "{shown}: {t}");
+    }
+}
