@@ -4,7 +4,7 @@
 //! book's words, so each step would rather leave a source untied.
 
 use super::bib::{Bibliography, Work};
-use super::title::{MIN_TITLE_SIMILARITY, title_similarity};
+use super::title::{MIN_TITLE_SIMILARITY, another_work, title_similarity};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -98,11 +98,14 @@ impl Matched {
     ///   path tells ties neither.
     /// - A DOI ties the source it is printed in first, unless the source is
     ///   notes (Markdown, text: a DOI there cites the work), its title is
-    ///   another work's (a paper that cites that DOI), or another source is
-    ///   titled as the work and this one is not.
+    ///   another work's of the bibliography (a paper that cites that DOI)
+    ///   or plainly not the work's (a comment on it: see [`another_work`]),
+    ///   or another source is titled as the work and this one is not.
     /// - A title ties the sources most like it, never one whose title
-    ///   numbers another volume or part, or is about the work ("Notes on
-    ///   …", "… : a review"): see [`title_similarity`].
+    ///   numbers another volume or part, puts one word for another, or is
+    ///   about the work ("Notes on …", "… : a review"): see
+    ///   [`title_similarity`]. A source titled as two works alike (two
+    ///   editions) ties neither.
     pub fn new(
         bib: Bibliography,
         sources: &[SourceMeta],
@@ -171,7 +174,13 @@ impl Matched {
                 let titled_w = |t: &str| title_of_w.is_some_and(|w| title_similarity(w, t) >= 0.95);
                 let work_elsewhere = !titled_w(&s.title)
                     && sources.iter().any(|o| o.id != s.id && titled_w(&o.title));
-                if !titled_other && !work_elsewhere {
+                // The source's own title (not its file name) is another
+                // work's: a comment on the work, printing its DOI.
+                let own_title = std::path::Path::new(&s.id)
+                    .file_stem()
+                    .is_none_or(|stem| stem.to_string_lossy() != s.title);
+                let unlike = own_title && title_of_w.is_some_and(|t| another_work(t, &s.title));
+                if !titled_other && !work_elsewhere && !unlike {
                     work_of.insert(s.id.clone(), (w, MatchHow::Doi));
                 }
             }
@@ -186,16 +195,19 @@ impl Matched {
             if work_of.contains_key(&s.id) {
                 continue;
             }
-            let best = left
+            let alike: Vec<(usize, f32)> = left
                 .iter()
                 .filter_map(|&w| {
                     let t = bib.works[w].title.as_deref()?;
                     Some((w, title_similarity(t, &s.title)))
                 })
                 .filter(|(_, sim)| *sim >= MIN_TITLE_SIMILARITY)
-                .max_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((w, sim)) = best {
-                by_title.push((s.id.clone(), w, sim));
+                .collect();
+            let most = alike.iter().map(|a| a.1).fold(0.0, f32::max);
+            // Two works titled alike (two editions of one book): the title
+            // does not tell which one the source is, so it ties neither.
+            if let [(w, sim)] = alike.iter().filter(|a| a.1 == most).collect::<Vec<_>>()[..] {
+                by_title.push((s.id.clone(), *w, *sim));
             }
         }
         for (id, w, sim) in &by_title {
@@ -427,5 +439,45 @@ mod tests {
         assert_eq!(key("chapter3-research.md"), None, "it mentions the DOI");
         // Notes that print the DOI of a work the folder lacks are not it.
         assert_eq!(key("reading-notes.md"), None, "notes cite the DOI");
+    }
+
+    /// The red team's comment on a paper, printing its DOI; two editions
+    /// of one title; a title one word apart.
+    #[test]
+    fn a_comment_two_editions_or_another_place_tie_nothing() {
+        let bib = Bibliography::from_biblatex(
+            r#"
+@article{smith2001, title = {Lighthouse Keepers and Their Logs}, doi = {10.5555/jmh.2001.017}}
+@book{ness1901, title = {Keepers of the Northern Lights}, year = {1901}}
+@book{ness1925, title = {Keepers of the Northern Lights}, year = {1925}, edition = {2}}
+@book{hague1975, title = {A History of the Lighthouses of Scotland and Their Keepers}}
+@article{jones2003, title = {Fog Signals at Sea}, doi = {10.5555/fog.2003}}
+"#,
+        )
+        .unwrap();
+        let sources = sources(&[
+            ("grant-comment.pdf", "Weather Returns Reconsidered"),
+            ("keepers.pdf", "Keepers of the Northern Lights"),
+            (
+                "england.pdf",
+                "A History of the Lighthouses of England and Their Keepers",
+            ),
+            ("fulltext.pdf", "fulltext"),
+        ]);
+        let mut head = |id: &str| match id {
+            "grant-comment.pdf" => Some(
+                "Comment on: Smith, A. (2001) Lighthouse Keepers and Their Logs. \
+                 https://doi.org/10.5555/jmh.2001.017"
+                    .to_string(),
+            ),
+            "fulltext.pdf" => Some("Fog Signals, doi:10.5555/fog.2003".to_string()),
+            _ => None,
+        };
+        let m = Matched::new(bib, &sources, &mut head);
+        let key = |id: &str| m.work_of_source(id).map(|w| w.key.as_str());
+        assert_eq!(key("grant-comment.pdf"), None, "a comment is not the work");
+        assert_eq!(key("keepers.pdf"), None, "which edition is not known");
+        assert_eq!(key("england.pdf"), None, "England is not Scotland");
+        assert_eq!(key("fulltext.pdf"), Some("jones2003"), "titled by its name");
     }
 }

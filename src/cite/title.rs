@@ -5,12 +5,42 @@
 /// source.
 pub const MIN_TITLE_SIMILARITY: f32 = 0.8;
 
-/// Lower-cased words of letters and digits.
-fn title_words(t: &str) -> Vec<String> {
-    t.split(|c: char| !c.is_alphanumeric())
+/// Lower-cased words of letters and digits, an apostrophe inside a word
+/// dropped ("Keeper's" is "keepers"); with `join`, a hyphen inside a word
+/// too ("Light-House" is "lighthouse", as another spelling writes it).
+fn title_words(t: &str, join: bool) -> Vec<String> {
+    let joined: &[char] = if join {
+        &['\'', '\u{2019}', '-', '\u{2010}', '\u{2011}']
+    } else {
+        &['\'', '\u{2019}']
+    };
+    t.replace(joined, "")
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect()
+}
+
+/// Words that tell no work from another.
+const SMALL: [&str; 22] = [
+    "a", "an", "the", "of", "and", "in", "on", "for", "to", "with", "at", "by", "from", "its",
+    "their", "his", "her", "or", "as", "into", "upon", "&",
+];
+
+/// Is `source_title` (a source's own title) plainly another work's than
+/// `work_title`: about the work ("Comment on …", "Notes on …"), or, at
+/// three words or more, sharing no word but small ones with it? A DOI
+/// printed in such a source cites the work; the source is not the work.
+pub fn another_work(work_title: &str, source_title: &str) -> bool {
+    let words = |t: &str| [title_words(t, false), title_words(t, true)].concat();
+    let (w, s) = (words(work_title), words(source_title));
+    let about = s
+        .iter()
+        .any(|x| ABOUT.contains(&x.as_str()) && !w.contains(x));
+    let content = |x: &&String| !SMALL.contains(&x.as_str());
+    let shared = s.iter().filter(content).any(|x| w.contains(x));
+    let long = title_words(source_title, true).len() >= 3;
+    about || (long && !w.is_empty() && !shared)
 }
 
 /// How alike two titles are, 0–1: the Dice coefficient of their word sets
@@ -20,7 +50,9 @@ fn title_words(t: &str) -> Vec<String> {
 /// parts or years ("Volume One" / "Volume Two"), when the words one has
 /// and the other lacks say it is about the other ("Notes on …", "… : a
 /// review"), or when a title of three words or fewer has a word the other
-/// lacks ("To the Lighthouse" / "The Lighthouse").
+/// lacks ("To the Lighthouse" / "The Lighthouse"), or when each has a
+/// word the other lacks, small words aside ("… of England" / "… of
+/// Scotland": one word put for another names another work).
 pub fn title_similarity(a: &str, b: &str) -> f32 {
     // A PEP is titled with its number ("PEP 8 – Style Guide for Python
     // Code"); a reference may give its title alone.
@@ -76,11 +108,15 @@ fn numbers(w: &str) -> bool {
         || (w.len() >= 2 && w.chars().all(|c| "ivxlc".contains(c)))
 }
 
-/// The Dice coefficient of two titles' word sets; 0 for titles of other
-/// works (see [`title_similarity`]).
+/// The Dice coefficient of two titles' word sets, hyphens splitting words
+/// or joining them, whichever makes them more alike; 0 for titles of
+/// other works (see [`title_similarity`]).
 fn dice(a: &str, b: &str) -> f32 {
-    let mut a = title_words(a);
-    let mut b = title_words(b);
+    dice_of(title_words(a, false), title_words(b, false))
+        .max(dice_of(title_words(a, true), title_words(b, true)))
+}
+
+fn dice_of(mut a: Vec<String>, mut b: Vec<String>) -> f32 {
     a.sort();
     a.dedup();
     b.sort();
@@ -94,10 +130,16 @@ fn dice(a: &str, b: &str) -> f32 {
             .cloned()
             .collect()
     };
-    let differ: Vec<String> = [only(&a, &b), only(&b, &a)].concat();
-    let other_work = differ
-        .iter()
-        .any(|w| numbers(w) || ABOUT.contains(&w.as_str()))
+    let (a_only, b_only) = (only(&a, &b), only(&b, &a));
+    // Each title has a word of its own, not a small one: one word put for
+    // another ("… of England" / "… of Scotland"), not a subtitle added.
+    let content = |x: &[String]| x.iter().any(|w| !SMALL.contains(&w.as_str()));
+    let swapped = content(&a_only) && content(&b_only);
+    let differ: Vec<String> = [a_only, b_only].concat();
+    let other_work = swapped
+        || differ
+            .iter()
+            .any(|w| numbers(w) || ABOUT.contains(&w.as_str()))
         || (!differ.is_empty() && a.len().min(b.len()) <= 3);
     if other_work {
         return 0.0;
@@ -147,6 +189,10 @@ mod tests {
             ("Keepers of the Rock", "Keepers of the Rock: a review"),
             ("Keepers of the Rock", "Against Keepers of the Rock"),
             ("To the Lighthouse", "The Lighthouse"),
+            (
+                "A History of the Lighthouses of Scotland and Their Keepers",
+                "A History of the Lighthouses of England and Their Keepers",
+            ),
         ] {
             assert_eq!(title_similarity(a, b), 0.0, "{a} / {b}");
         }
@@ -157,6 +203,33 @@ mod tests {
                 "A history of the Scottish lighthouses: volume one"
             ) >= MIN_TITLE_SIMILARITY
         );
+        assert_eq!(
+            title_similarity(
+                "Account of the Bell Rock Light-House",
+                "Account of the Bell Rock Lighthouse"
+            ),
+            1.0
+        );
+    }
+
+    #[test]
+    fn a_title_about_a_work_or_sharing_nothing_with_it_is_another_works() {
+        let work = "Lighthouse Keepers and Their Logs";
+        for other in [
+            "Weather Returns Reconsidered",
+            "Comment on Lighthouse Keepers and Their Logs",
+            "Notes on the keepers' logs",
+        ] {
+            assert!(another_work(work, other), "{other}");
+        }
+        for same in [
+            work,
+            "Lighthouse keepers and their logs: a history",
+            "Keepers",
+            "J-F-Liu assets",
+        ] {
+            assert!(!another_work(work, same), "{same}");
+        }
     }
 
     proptest::proptest! {

@@ -145,10 +145,10 @@ impl FileEntry {
     /// The printed page of physical page `page` of a work printed on pages
     /// `work` (its bibliography's "291--293", "xi--xiv"): the page label,
     /// else, when the file has exactly the work's pages, the page the work
-    /// counts to, else the number itself. `None` when it cannot be known: a
-    /// work printed from past page 1, or on Roman-numbered pages, whose
-    /// file neither labels its pages nor has as many as the work (a cover
-    /// page, an offprint).
+    /// counts to, else (no pages known for the work) the number itself.
+    /// `None` when it cannot be known: a work whose file neither labels its
+    /// pages nor has as many as the work (a cover page, an offprint), even
+    /// one printed from page 1.
     pub fn printed_page(&self, page: u32, work: Option<WorkPages>) -> Option<String> {
         if self.page_labels.is_some() {
             return Some(self.page_label(page));
@@ -157,8 +157,8 @@ impl FileEntry {
             Some(w) if self.pages == Some(w.last - w.first + 1) && page <= w.last - w.first + 1 => {
                 Some(w.label(w.first + page - 1))
             }
-            Some(w) if w.first > 1 || w.roman => None,
-            _ => Some(page.to_string()),
+            Some(_) => None,
+            None => Some(page.to_string()),
         }
     }
 }
