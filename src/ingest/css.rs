@@ -2,7 +2,9 @@
 //! `style`, or a class rule of the page's own style sheet) by which pages
 //! hide text: not displayed, invisible, transparent, too small to see,
 //! moved far off the page, clipped, squeezed or scaled to nothing, or
-//! drawn right to left so that the page does not show it as written.
+//! drawn right to left so that the page does not show it as written; or
+//! struck through (`text-decoration: line-through`), shown as deleted,
+//! which is read as `<s>` is: not text, a mark in its place.
 //! Comments are not declarations (`/* visibility: hidden */`, as Project
 //! Gutenberg's style sheets leave it for page numbers).
 
@@ -69,6 +71,10 @@ impl Style {
             || reversed
             || decls.iter().any(|&(prop, value)| match prop {
                 "display" => value == "none",
+                // Struck through, as `<s>` is: words shown as deleted.
+                "text-decoration" | "text-decoration-line" => {
+                    value.split(' ').any(|w| w == "line-through")
+                }
                 "visibility" => matches!(value, "hidden" | "collapse"),
                 "content-visibility" => value == "hidden",
                 "opacity" => faint(value),
@@ -369,6 +375,9 @@ mod tests {
             "translate: -9999px",
             "clip-path: polygon(0 0, 0 0, 0 0)",
             "transform: rotateY(90deg)",
+            "text-decoration: line-through",
+            "text-decoration: red wavy line-through",
+            "text-decoration-line: underline line-through",
         ] {
             assert!(hides(hiding), "{hiding}");
         }
@@ -408,6 +417,8 @@ mod tests {
             "translate: 10px",
             "clip-path: polygon(0 0, 100% 0, 100% 100%)",
             "transform: rotateY(30deg)",
+            "text-decoration: underline",
+            "text-decoration: none",
         ] {
             assert!(!hides(showing), "{showing}");
         }

@@ -112,9 +112,32 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
             Step::Visit(n) => n,
         };
         match child.value() {
+            Node::Text(t) if buf.ends_with("\u{FFFC} ") => {
+                // A mark takes the rest of the word it touches: under
+                // `<s>un</s>safe` or `<img>here` the page shows no word
+                // "safe" or "here" (a word starting anew is kept).
+                let touched = t
+                    .text
+                    .find(|c: char| !c.is_alphanumeric())
+                    .unwrap_or(t.text.len());
+                let continues = t
+                    .text
+                    .starts_with(|c: char| c.is_lowercase() || c.is_numeric());
+                buf.push_str(if continues {
+                    &t.text[touched..]
+                } else {
+                    &t.text
+                });
+            }
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
                 let name = el.name();
+                // An initial set as a picture (`<img alt="T">here is`, a
+                // book's drop cap) reads as its letter: "There is".
+                if let Some(letter) = drop_cap(child, el).filter(|_| !hidden(child, el, hide)) {
+                    buf.push_str(letter);
+                    continue;
+                }
                 if SKIP.contains(&name) || hidden(child, el, hide) {
                     // Not read as text, but maybe shown (a button, an
                     // image, struck-out words, an element whose hiding
@@ -248,6 +271,21 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
 }
 
 type Hide = super::sheet::Styled;
+
+/// The letter of an image set as the first letter of a word: an `<img>`
+/// whose alternative text is one letter, followed at once by the rest of
+/// the word in small letters.
+fn drop_cap<'a>(
+    node: ego_tree::NodeRef<'a, Node>,
+    el: &'a scraper::node::Element,
+) -> Option<&'a str> {
+    let alt = el.attr("alt").filter(|_| el.name() == "img")?.trim();
+    let mut chars = alt.chars();
+    let one_letter = chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none();
+    let rest = node.next_sibling()?;
+    let rest = rest.value().as_text()?;
+    (one_letter && rest.starts_with(char::is_lowercase)).then_some(alt)
+}
 
 /// An element the page does not show as written: `hidden`, styled
 /// `display: none`, `visibility: hidden`, `opacity: 0`, `font-size: 0`,

@@ -393,3 +393,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(read, runs);
     }
 }
+
+/// Words struck through by a style are read as `<s>` is: a mark; a mark
+/// takes the rest of a word it touches; a drop cap set as a picture reads
+/// as its letter (the red team's Project Gutenberg pages).
+#[test]
+fn struck_words_touched_words_and_pictured_initials_read_as_shown() {
+    let ex = extract(
+        "<style>.strike { text-decoration: line-through red }</style>\
+         <p>The lamp was <span style=\"text-decoration: line-through\">never</span> lit.</p>\
+         <p>The stores were <span class=\"strike\">stolen and</span> counted.</p>\
+         <p>The tower was <s>un</s>safe in winter, <img src=\"x.png\">here and Here.</p>\
+         <p><img src=\"t.jpg\" class=\"drop\" alt=\"T\">here is no record.</p>\
+         <p><img src=\"i.png\" alt=\"I\"> saw it. <img src=\"a.png\" alt=\"A\"> ship.</p>\
+         <p>Underlined <span style=\"text-decoration: underline\">words</span> read.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "The lamp was \u{FFFC} lit.\n\n\
+         The stores were \u{FFFC} counted.\n\n\
+         The tower was \u{FFFC} in winter, \u{FFFC} and Here.\n\n\
+         There is no record.\n\n\
+         saw it. \u{FFFC} ship.\n\n\
+         Underlined words read."
+    );
+}
