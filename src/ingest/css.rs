@@ -153,6 +153,15 @@ impl Style {
         })
     }
 
+    /// Out of the line of text: placed on its own (`position: absolute`
+    /// or `fixed`, a page number in the margin) or floated beside it (a
+    /// sidenote).
+    pub(super) fn out_of_flow(&self) -> bool {
+        self.values("position")
+            .any(|v| v == "absolute" || v == "fixed")
+            || self.values("float").any(|v| v != "none")
+    }
+
     /// An override of the text's direction (`unicode-bidi:
     /// bidi-override`): drawn right to left when the direction there is.
     pub(super) fn overrides(&self) -> bool {

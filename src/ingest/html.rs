@@ -61,9 +61,10 @@ pub fn extract_styled(text: &str, css: &str) -> Extracted {
         .map(|t| super::collapse_ws(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
+    let mut apart = Vec::new();
     let hide = super::sheet::styled(&doc, css);
-    walk(doc.tree.root(), &mut out, &mut buf, &hide);
-    flush(&mut out, &mut buf);
+    walk(doc.tree.root(), &mut out, &mut buf, &mut apart, &hide);
+    flush(&mut out, &mut buf, &mut apart);
     out.title = title.or_else(|| {
         out.blocks.iter().find_map(|b| match &b.kind {
             BlockKind::Heading { level: 1, text } => Some(text.clone()),
@@ -73,10 +74,15 @@ pub fn extract_styled(text: &str, css: &str) -> Extracted {
     out
 }
 
-fn flush(out: &mut Extracted, buf: &mut String) {
+/// End the block being read; then the text taken out of its line (a
+/// sidenote), each a block of its own.
+fn flush(out: &mut Extracted, buf: &mut String, apart: &mut Vec<String>) {
     let t = super::collapse_ws(buf);
     out.push(BlockKind::Para, &t, None);
     buf.clear();
+    for t in apart.drain(..) {
+        out.push(BlockKind::Para, &t, None);
+    }
 }
 
 /// What is left to do while walking the tree: visit a node, or end a
@@ -92,16 +98,22 @@ enum Step<'a> {
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
 /// a document nested 100,000 elements deep cannot overflow the call stack.
-fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String, hide: &Hide) {
+fn walk(
+    root: ego_tree::NodeRef<'_, Node>,
+    out: &mut Extracted,
+    buf: &mut String,
+    apart: &mut Vec<String>,
+    hide: &Hide,
+) {
     let mut stack: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
     while let Some(step) = stack.pop() {
         let child = match step {
             Step::Flush => {
-                flush(out, buf);
+                flush(out, buf, apart);
                 continue;
             }
             Step::EndNote => {
-                flush(out, buf);
+                flush(out, buf, apart);
                 out.push(BlockKind::Para, "\u{FFFC}", None);
                 continue;
             }
@@ -165,6 +177,16 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     buf.push_str(&shifted);
                     continue;
                 }
+                // Out of the line (a page number in the margin, a
+                // sidenote floated beside it): the words either side are
+                // one sentence on the page, and it is read after it.
+                if !BLOCK.contains(&name)
+                    && heading_level(name).is_none()
+                    && out_of_flow(child, el, hide)
+                {
+                    apart.push(super::collapse_ws(&collect_text(child, hide)));
+                    continue;
+                }
                 // Text the style sheet writes before or after it
                 // (`::before { content: "not " }`) is not read: a mark on
                 // either side keeps the words around it apart.
@@ -173,7 +195,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                     stack.push(Step::Mark);
                 }
                 if let Some(level) = heading_level(name) {
-                    flush(out, buf);
+                    flush(out, buf, apart);
                     let t = super::collapse_ws(&collect_text(child, hide));
                     if !t.is_empty() {
                         out.push(
@@ -188,14 +210,14 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                 } else if is_note(el) {
                     // Shown apart (a pop-up, the end of the book): a mark
                     // either side, so no quote runs from it into the text.
-                    flush(out, buf);
+                    flush(out, buf, apart);
                     out.push(BlockKind::Para, "\u{FFFC}", None);
                     stack.push(Step::EndNote);
                     stack.extend(child.children().rev().map(Step::Visit));
                 } else if name == "details" && el.attr("open").is_none() {
                     // Closed: the page shows its summary, and a mark for
                     // the rest.
-                    flush(out, buf);
+                    flush(out, buf, apart);
                     stack.push(Step::Flush);
                     stack.push(Step::Mark);
                     stack.extend(
@@ -215,7 +237,7 @@ fn walk(root: ego_tree::NodeRef<'_, Node>, out: &mut Extracted, buf: &mut String
                         .attr("style")
                         .is_some_and(|s| super::css::Style::parse(s).block())
                 {
-                    flush(out, buf);
+                    flush(out, buf, apart);
                     stack.push(Step::Flush);
                     stack.extend(child.children().rev().map(Step::Visit));
                 } else if matches!(name, "td" | "th") {
@@ -309,6 +331,19 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
             .is_some_and(|s| super::css::Style::parse(s).overrides())
             || hide.overrides.contains(&id))
             && right_to_left(node))
+}
+
+/// Is the element taken out of the line of text, by its style or a
+/// rule of the page's style sheets?
+fn out_of_flow(
+    node: ego_tree::NodeRef<'_, Node>,
+    el: &scraper::node::Element,
+    hide: &Hide,
+) -> bool {
+    hide.apart.contains(&node.id())
+        || el
+            .attr("style")
+            .is_some_and(|s| super::css::Style::parse(s).out_of_flow())
 }
 
 /// Is the direction at `node` right to left: its own `dir` or `direction`,

@@ -23,6 +23,9 @@ pub(super) struct Styled {
     /// Elements whose direction the sheet overrides (`unicode-bidi:
     /// bidi-override`): reversed where the direction is right to left.
     pub overrides: HashSet<ego_tree::NodeId>,
+    /// Elements the sheet takes out of the line of text (placed in the
+    /// margin, floated beside it).
+    pub apart: HashSet<ego_tree::NodeId>,
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
@@ -47,7 +50,8 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
         let writes = generates_text(body);
         let block = style.block();
         let reverses = style.overrides();
-        if !hides && shift.is_none() && !writes && !block && !reverses {
+        let apart = style.out_of_flow();
+        if !hides && shift.is_none() && !writes && !block && !reverses && !apart {
             continue;
         }
         for s in selectors.split(',') {
@@ -93,6 +97,9 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
                 }
                 if reverses {
                     out.overrides.insert(id);
+                }
+                if apart {
+                    out.apart.insert(id);
                 }
                 match shift {
                     Some(true) => out.raised.insert(id),

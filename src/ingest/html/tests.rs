@@ -418,3 +418,30 @@ fn struck_words_touched_words_and_pictured_initials_read_as_shown() {
          Underlined words read."
     );
 }
+
+/// A page number placed in the margin, a poem's line number and a
+/// sidenote floated beside the text are out of the line: the words either
+/// side read as the one sentence the page shows, and the sidenote is read
+/// after its paragraph (Project Gutenberg's markup).
+#[test]
+fn what_stands_beside_the_line_is_read_apart() {
+    let ex = extract(
+        "<style>.pagenum { position: absolute; left: 92%; }\
+         .linenum { position: absolute; top: auto; left: 4%; }\
+         .sidenote { float: right; width: 20% }</style>\
+         <p>So, <span class=\"pagenum\"><a id=\"Page_2\">[Pg 2]</a></span>too, with the \
+         sonata, into<span class=\"pagenum\">[Pg 12]</span> ternary form.</p>\
+         <p>When all the winds are still<span class=\"linenum\">10</span><br>\
+         And blesses those.</p>\
+         <p>Keepers earned forty pounds a year<span class=\"sidenote\">Salaries were \
+         never raised</span> and a ration of coal.</p>\
+         <p>A <span style=\"position: fixed\">banner</span>line.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "So, too, with the sonata, into ternary form.\n\n[Pg 2]\n\n[Pg 12]\n\n\
+         When all the winds are still\n\n10\n\nAnd blesses those.\n\n\
+         Keepers earned forty pounds a year and a ration of coal.\n\n\
+         Salaries were never raised\n\nA line.\n\nbanner"
+    );
+}
