@@ -23,6 +23,8 @@ pub fn extract(text: &str) -> Extracted {
     // tag and nesting depth.
     let mut hidden: Vec<std::ops::Range<usize>> = Vec::new();
     let mut hiding: Option<(usize, String, usize)> = None;
+    // Raw HTML in lines of text.
+    let mut inline = RawHtml::default();
     // Front matter (YAML `---` or TOML `+++` at the top) is metadata: its
     // title and author name the work, and it is not read as text (without
     // the option its lines would read as a heading).
@@ -52,15 +54,30 @@ pub fn extract(text: &str) -> Extracted {
                         hidden.push(*start..range.end);
                         hiding = None;
                     }
-                } else if let Some(tag) = hiding_element(block) {
-                    let depth = nesting(block, &tag, 0);
-                    if depth > 0 {
-                        hiding = Some((range.start, tag, depth));
+                } else {
+                    if let Some(tag) = hiding_element(block) {
+                        let depth = nesting(block, &tag, 0);
+                        if depth > 0 {
+                            hiding = Some((range.start, tag, depth));
+                        }
                     }
-                }
-                // A comment, a script or a style sheet: nothing the page shows.
-                if unseen_block(block) {
-                    comments.push((range, false));
+                    // Its tags and what it hides are not text; what it
+                    // shows is a passage (a `<div>` of text).
+                    let unseen = html_unseen(text, range.start, range.end);
+                    let shown = crate::text::blank_out(
+                        block.to_string(),
+                        &unseen
+                            .iter()
+                            .map(|(r, m)| (r.start - range.start..r.end - range.start, *m))
+                            .collect::<Vec<_>>(),
+                    );
+                    if para_depth == 0
+                        && hiding.is_none()
+                        && shown.chars().any(char::is_alphanumeric)
+                    {
+                        para(&mut out, text, range.start, range.end);
+                    }
+                    comments.extend(unseen);
                 }
             }
             // The mark stands where the comment touches a word: at its
@@ -74,6 +91,9 @@ pub fn extract(text: &str) -> Extracted {
                 }
                 comments.push((range, glued));
             }
+            // A tag in a line of text (`<span hidden>never</span>`): not
+            // text, nor what a hiding element holds.
+            Event::InlineHtml(_) => inline.tag(text, range.start, range.end),
             Event::Start(Tag::Heading { level, .. }) => {
                 heading = Some((range.start, range.end, level_num(level), String::new()));
             }
@@ -133,6 +153,7 @@ pub fn extract(text: &str) -> Extracted {
             | Event::End(TagEnd::CodeBlock)
             | Event::End(TagEnd::Table) => {
                 para_depth = para_depth.saturating_sub(1);
+                inline.close(range.end);
             }
             Event::Start(Tag::Item) => items.push((range.start, false)),
             Event::Start(Tag::List(_)) => {
@@ -160,6 +181,8 @@ pub fn extract(text: &str) -> Extracted {
     }
     out.blocks
         .retain(|b| !hidden.iter().any(|h| h.start <= b.start && b.end <= h.end));
+    inline.close(text.len());
+    comments.extend(inline.unseen);
     comments.extend(hidden.into_iter().map(|h| (h, false)));
     comments.sort_by_key(|c| c.0.start);
     out.blocks.sort_by_key(|b| b.start);
@@ -242,187 +265,140 @@ fn nesting(block: &str, tag: &str, depth: usize) -> usize {
     (depth + count(&format!("<{tag}"))).saturating_sub(count(&format!("</{tag}")))
 }
 
-/// An HTML block the page does not show: a comment, a `<script>`, a
-/// `<style>` or a `<template>` element.
-fn unseen_block(block: &str) -> bool {
-    let b = block.trim_start().to_ascii_lowercase();
-    b.starts_with("<!--")
-        || b.starts_with("<script")
-        || b.starts_with("<style")
-        || b.starts_with("<template")
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+/// Elements that show something that is not text: a mark in their place.
+const SHOWS: &[&str] = &[
+    "img", "input", "button", "select", "textarea", "video", "audio", "canvas", "svg", "iframe",
+    "object", "embed",
+];
+/// Elements the page never shows in the line: no mark.
+const UNSEEN: &[&str] = &["script", "style", "template", "noscript", "title", "head"];
+
+/// A tag's name, lower-cased, and whether it closes (`</p>`); `None` for
+/// what is no tag.
+fn tag_name(tag: &str) -> Option<(bool, String)> {
+    let rest = tag.strip_prefix('<')?;
+    let closing = rest.starts_with('/');
+    let name: String = rest[usize::from(closing)..]
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        .then_some((closing, name))
+}
+
+/// Does this opening `tag` (named `name`) hide what it holds: `hidden`, a
+/// hiding style, a template, a script or a style sheet, struck-out text,
+/// a closed `<details>`?
+fn hides_its_content(tag: &str, name: &str) -> bool {
+    !VOID.contains(&name)
+        && !tag.ends_with("/>")
+        && (hiding_element(tag).is_some()
+            || UNSEEN.contains(&name)
+            || matches!(name, "del" | "s" | "strike")
+            || (name == "details" && !tag.to_ascii_lowercase().contains(" open")))
+}
+
+/// Tags of raw HTML and the elements that hide what they hold, read in
+/// order: the ranges of the file a page does not show, and whether each
+/// leaves a mark (a tag that shows something, an image or a form field,
+/// and a hidden element with text), so the words either side never join.
+#[derive(Default)]
+struct RawHtml {
+    unseen: Vec<(std::ops::Range<usize>, bool)>,
+    /// The element hiding what follows: its name, nesting depth and start.
+    hide: Option<(String, usize, usize)>,
+}
+
+impl RawHtml {
+    /// The tag at `at..end` of `text`, the file.
+    fn tag(&mut self, text: &str, at: usize, end: usize) {
+        let tag = &text[at..end];
+        // Inside a word ("F<b>resnel</b>"): a mark keeps "F" from reading
+        // as a word of its own.
+        let inside_word = text[..at].ends_with(char::is_alphanumeric)
+            && text[end..].starts_with(char::is_alphanumeric);
+        let Some((closing, name)) = tag_name(tag) else {
+            return;
+        };
+        if let Some((open, depth, start)) = self.hide.as_mut() {
+            if *open == name && !VOID.contains(&name.as_str()) {
+                *depth = if closing { *depth - 1 } else { *depth + 1 };
+            }
+            if *depth == 0 {
+                let mark = !UNSEEN.contains(&open.as_str());
+                self.unseen.push((*start..end, mark));
+                self.hide = None;
+            }
+        } else if !closing && hides_its_content(tag, &name) {
+            self.hide = Some((name, 1, at));
+        } else {
+            let mark = inside_word || (!closing && SHOWS.contains(&name.as_str()));
+            self.unseen.push((at..end, mark));
+        }
+    }
+
+    /// A comment at `at..end`.
+    fn comment(&mut self, at: usize, end: usize) {
+        if self.hide.is_none() {
+            self.unseen.push((at..end, false));
+        }
+    }
+
+    /// The end of the text an element may hide to (its block's end).
+    fn close(&mut self, end: usize) {
+        if let Some((open, _, start)) = self.hide.take() {
+            let mark = !UNSEEN.contains(&open.as_str());
+            self.unseen.push((start..end, mark));
+        }
+    }
+}
+
+/// What an HTML block written in Markdown does not show (see [`RawHtml`]),
+/// as ranges of the file; the block starts at `at`.
+fn html_unseen(text: &str, at: usize, end: usize) -> Vec<(std::ops::Range<usize>, bool)> {
+    let block = &text[at..end];
+    let b = block.as_bytes();
+    let mut raw = RawHtml::default();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        if block[i..].starts_with("<!--") {
+            let end = block[i..].find("-->").map_or(b.len(), |e| i + e + 3);
+            raw.comment(at + i, at + end);
+            i = end;
+            continue;
+        }
+        if tag_name(&block[i..]).is_none() {
+            i += 1;
+            continue;
+        }
+        // The tag's end: its `>`, outside quoted attribute values.
+        let mut end = i + 1;
+        let mut quote = None;
+        while end < b.len() {
+            match (quote, b[end]) {
+                (None, b'>') => break,
+                (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                (Some(q), c) if c == q => quote = None,
+                _ => {}
+            }
+            end += 1;
+        }
+        let end = (end + 1).min(b.len());
+        raw.tag(text, at + i, at + end);
+        i = end;
+    }
+    raw.close(at + b.len());
+    raw.unseen
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn html_comments_are_not_text() {
-        let text = "# Notes\n\n<!-- a note\nto myself -->\n\nThe keepers can<!-- x -->not leave.\n\n`<!-- code -->` stays.\n\nThe keepers<!-- x --> left; the keepers <!-- y -->stayed<!-- z -->\nhome.\n";
-        let ex = extract(text);
-        assert_eq!(ex.text.len(), text.len());
-        assert_eq!(ex.text.lines().count(), text.lines().count());
-        assert!(
-            !ex.text.contains("note") && !ex.text.contains("myself"),
-            "{}",
-            ex.text
-        );
-        assert!(
-            ex.text.contains("The keepers can\u{FFFC}       not leave."),
-            "{}",
-            ex.text
-        );
-        assert!(ex.text.contains("`<!-- code -->` stays."), "{}", ex.text);
-        let hidden = extract(
-            "Before.\n\n<script>\nvar note = \"the keepers never slept\";\n</script>\n\n\
-             <style>\np.hidden { color: red }\n</style>\n\nAfter.\n",
-        );
-        let h = &hidden.text;
-        assert!(!h.contains("keepers") && !h.contains("color"), "{h}");
-        assert!(h.contains("Before.") && h.contains("After."), "{h}");
-        // Next to a space the mark is on that side: no word runs into it.
-        assert!(
-            ex.text.contains(
-                "The keepers       \u{FFFC} left; the keepers \u{FFFC}       stayed       \u{FFFC}\nhome."
-            ),
-            "{}",
-            ex.text
-        );
-    }
-
-    /// A comment inside a word leaves it one word for validation; one next
-    /// to a space leaves the words either side whole.
-    #[test]
-    fn a_comment_inside_a_word_is_no_word_boundary() {
-        use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
-        let ex = extract(
-            "The keepers can<!-- note -->not leave the rock. \
-             The boat<!-- x --> left the rock<!-- y -->\nat dawn.\n",
-        );
-        let cs = [ChunkRef {
-            id: "m#0",
-            source_id: "m",
-            text: &ex.text,
-        }];
-        let cfg = ValidateConfig {
-            min_words: 1,
-            ..Default::default()
-        };
-        for (quote, shown) in [
-            ("not leave the rock.", false),
-            ("The keepers can", false),
-            ("The boat", true),
-            ("left the rock", true),
-            ("at dawn.", true),
-        ] {
-            let v = validate(quote, "m", &cs, &cfg);
-            assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
-        }
-    }
-
-    /// Markdown inside a hiding HTML element opened and closed in blocks
-    /// of their own is not shown, so not read; a shown one is.
-    #[test]
-    fn markdown_inside_a_hidden_element_is_not_text() {
-        let src = "Before.\n\n<div style=\"display:none\">\n\nThe cook was never allowed ashore.\n\n\
-                   <div>\n\nNested and never seen.\n\n</div>\n\n</div>\n\nBetween.\n\n<div hidden>\n\n\
-                   The keeper was never sober.\n\n</div>\n\n<div class=\"note\">\n\nShown in a div.\n\n</div>\n\n\
-                   <div hidden>\n\nDraft one.\n\n<!-- old layout: </div> -->\n\nNever sober.\n\n</div>\n\n\
-                   <template>\n\nA template.\n\n</template>\n\n\
-                   <div style=\"max-height:0; overflow:hidden\">\n\nSqueezed.\n\n</div>\n\n\
-                   <details hidden=\"\">\n\nHidden to the end.\n";
-        let ex = extract(src);
-        assert_eq!(ex.text.len(), src.len());
-        for gone in [
-            "cook",
-            "Nested",
-            "sober",
-            "to the end",
-            "Draft one",
-            "Never sober",
-            "template",
-            "Squeezed",
-        ] {
-            assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
-        }
-        for kept in ["Before.", "Between.", "Shown in a div."] {
-            assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
-        }
-        let paras: Vec<&str> = ex
-            .blocks
-            .iter()
-            .filter(|b| matches!(b.kind, BlockKind::Para))
-            .map(|b| &ex.text[b.start..b.end])
-            .collect();
-        assert_eq!(paras, ["Before.", "Between.", "Shown in a div."]);
-    }
-
-    /// Front matter names the work and is not text: its lines are neither
-    /// a heading nor a passage to quote.
-    #[test]
-    fn front_matter_is_metadata_not_text() {
-        for (src, title) in [
-            (
-                "---\ntitle: \"Fog Signals\"\nauthor: A. Keeper\ntags: [secret plans]\n---\n\nThe horn sounded.\n",
-                "Fog Signals",
-            ),
-            (
-                "+++\ntitle = \"Fog Signals\"\nauthor = \"A. Keeper\"\ntags = [\"secret plans\"]\n+++\n\nThe horn sounded.\n",
-                "Fog Signals",
-            ),
-        ] {
-            let ex = extract(src);
-            assert_eq!(ex.text.len(), src.len());
-            assert_eq!(ex.title.as_deref(), Some(title));
-            assert_eq!(ex.author.as_deref(), Some("A. Keeper"));
-            assert!(
-                !ex.text.contains("secret") && !ex.text.contains("Keeper"),
-                "{}",
-                ex.text
-            );
-            assert!(ex.text.contains("The horn sounded."));
-            assert!(
-                ex.blocks
-                    .iter()
-                    .all(|b| !matches!(b.kind, BlockKind::Heading { .. })),
-                "{:?}",
-                ex.blocks
-            );
-        }
-        // Further down, such a block is metadata too (as Pandoc reads it),
-        // but names nothing.
-        let ex = extract("# The Light\n\nIntro.\n\n---\ntitle: Other\n---\n");
-        assert!(!ex.text.contains("Other"), "{}", ex.text);
-        assert_eq!(ex.title.as_deref(), Some("The Light"));
-    }
-
-    #[test]
-    fn headings_paragraphs_and_lists_keep_file_offsets() {
-        let src = "# The Pharos\n\nIntro para.\n\n## Building\n\nFirst *para*.\nStill first.\n\n- item one\n- item two\n\n```\n# not a heading\n```\n";
-        let ex = extract(src);
-        assert_eq!(ex.text, src);
-        assert_eq!(ex.title.as_deref(), Some("The Pharos"));
-        let kinds: Vec<String> = ex
-            .blocks
-            .iter()
-            .map(|b| match &b.kind {
-                BlockKind::Heading { level, text } => format!("h{level}:{text}"),
-                BlockKind::Para => format!("p:{}", &src[b.start..b.end]),
-                BlockKind::Aside => "aside".into(),
-                BlockKind::Note => format!("note:{}", &src[b.start..b.end]),
-            })
-            .collect();
-        assert_eq!(
-            kinds,
-            [
-                "h1:The Pharos",
-                "p:Intro para.",
-                "h2:Building",
-                "p:First *para*.\nStill first.",
-                "p:- item one",
-                "p:- item two",
-                "p:```\n# not a heading\n```",
-            ]
-        );
-    }
-}
+mod tests;
