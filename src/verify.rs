@@ -155,7 +155,41 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
             too_short: Vec::new(),
         });
     }
+    // Quote objects with a slip (a trailing comma, a comment, single
+    // quotes) are an error, never a draft that drops their sources.
+    if lines.iter().any(|(_, l)| names_a_quote(l)) {
+        let expected =
+            "expected one {\"quote\": \"…\", \"source\": \"…\"} a line, or a JSON array of them";
+        if text.trim_start().starts_with(['[', '{'])
+            && let Err(e) = serde_json::from_str::<serde_json::Value>(text)
+        {
+            bail!("the file holds quote objects but is not JSON ({e}); {expected}");
+        }
+        // The first line that is no quote object.
+        let bad =
+            lines.iter().find_map(
+                |(i, l)| match serde_json::from_str::<serde_json::Value>(l) {
+                    Err(e) => Some((i, e.to_string())),
+                    Ok(v) if v.get("quote").is_none() => Some((i, "no \"quote\"".to_string())),
+                    Ok(_) => None,
+                },
+            );
+        if let Some((i, e)) = bad {
+            bail!(
+                "line {}: the file holds quote objects but this line is not JSON ({e}); {expected}",
+                i + 1
+            );
+        }
+    }
     Ok(draft_quotes(text, min_words))
+}
+
+/// Does this line give a quote object's key (`"quote":`, `'quote':`)?
+fn names_a_quote(line: &str) -> bool {
+    ["\"quote\"", "'quote'"].iter().any(|key| {
+        line.match_indices(key)
+            .any(|(i, _)| line[i + key.len()..].trim_start().starts_with(':'))
+    })
 }
 
 /// Resolve what an author wrote as a source to a source id of the index.
@@ -470,5 +504,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 2"), "{e}");
+        // Quote objects with a slip are an error, never a draft whose
+        // sources are dropped (the red team's misattributed quotes passed).
+        for (text, at) in [
+            (
+                "[{\"quote\": \"a b c d\", \"source\": \"x.md\"},]",
+                "column",
+            ),
+            (
+                "/* chapter 3 */\n{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n",
+                "line 1",
+            ),
+            (
+                "{\"quote\": \"a b c d\", \"source\": \"x.md\",}\n",
+                "column",
+            ),
+            ("{'quote': 'a b c d', 'source': 'x.md'}\n", "line 1"),
+        ] {
+            let e = parse_input(text, 4).unwrap_err().to_string();
+            assert!(e.contains("not JSON") && e.contains(at), "{text}: {e}");
+        }
+        // A draft that speaks of quotes is a draft.
+        let q = parse_input(
+            "The \"quote\" she gave: “the keepers never slept at all”.\n",
+            4,
+        )
+        .unwrap()
+        .check;
+        assert_eq!(q.len(), 1);
     }
 }
