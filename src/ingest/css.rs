@@ -67,8 +67,22 @@ impl Style {
             .iter()
             .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
         let reversed = self.overrides() && self.direction() == Some(true);
+        // Turned to show its back, which is not drawn.
+        let back_turned = has("backface-visibility", &|v| v == "hidden")
+            && has("transform", &|v| {
+                calls(v).iter().any(|(f, args)| {
+                    matches!(*f, "rotatex" | "rotatey" | "rotate3d")
+                        && args
+                            .last()
+                            .and_then(|a| length(a))
+                            .is_some_and(|(x, unit)| {
+                                unit == "deg" && ((x.rem_euclid(360.0) - 180.0).abs() < 90.0)
+                            })
+                })
+            });
         squeezed
             || reversed
+            || back_turned
             || decls.iter().any(|&(prop, value)| match prop {
                 "display" => value == "none",
                 // Struck through, as `<s>` is: words shown as deleted.
@@ -100,6 +114,7 @@ impl Style {
                 | "margin-inline-start"
                 | "margin-block-start" => value.split(' ').any(far_off),
                 "color" | "-webkit-text-fill-color" => transparent(value),
+                "mask" | "mask-image" | "-webkit-mask" | "-webkit-mask-image" => masks_all(value),
                 // The transform properties of their own.
                 "scale" => value.split(' ').any(faint),
                 "translate" => value.split(' ').any(far_off),
@@ -259,6 +274,16 @@ fn tidy(s: &str) -> String {
 
 /// A length or number and its unit: "0", "-9999px", "0.0em", "50%".
 fn length(v: &str) -> Option<(f64, &str)> {
+    // `calc(0px)`: the one value it holds; `calc(0 * 1px)`: nothing.
+    if let Some(inner) = v.strip_prefix("calc(").and_then(|i| i.strip_suffix(')')) {
+        let inner = inner.trim();
+        if let Some((a, b)) = inner.split_once('*') {
+            let (a, b) = (length(a.trim())?, length(b.trim())?);
+            let unit = if a.1.is_empty() { b.1 } else { a.1 };
+            return Some((a.0 * b.0, unit));
+        }
+        return length(inner);
+    }
     let n = v.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '%');
     n.parse::<f64>().ok().map(|x| (x, &v[n.len()..]))
 }
@@ -306,6 +331,24 @@ fn transparent(v: &str) -> bool {
             && faint(args[3])
             // `color(srgb 0 0 0 / 0)`: the space, three values, the alpha.
             || *f == "color" && args.len() == 5 && faint(args[4])
+            // `color-mix(in srgb, transparent 100%, red)`.
+            || *f == "color-mix" && args.windows(2).any(|w| w[0] == "transparent" && w[1] == "100%")
+    })
+}
+
+/// A mask that lets nothing through: a gradient of transparent stops only.
+fn masks_all(v: &str) -> bool {
+    let directions = [
+        "to", "left", "right", "top", "bottom", "center", "circle", "ellipse", "at",
+    ];
+    calls(v).iter().any(|(f, args)| {
+        let colours: Vec<&&str> = args
+            .iter()
+            .filter(|a| length(a).is_none() && !directions.contains(a))
+            .collect();
+        f.ends_with("gradient")
+            && !colours.is_empty()
+            && colours.iter().all(|c| **c == "transparent")
     })
 }
 
@@ -387,6 +430,13 @@ mod tests {
             "text-decoration: line-through",
             "text-decoration: red wavy line-through",
             "text-decoration-line: underline line-through",
+            "opacity: calc(0)",
+            "font-size: calc(0px)",
+            "font-size: calc(0 * 1px)",
+            "mask-image: linear-gradient(transparent, transparent)",
+            "-webkit-mask-image: linear-gradient(to right, transparent 0%, transparent 100%)",
+            "color: color-mix(in srgb, transparent 100%, red)",
+            "backface-visibility: hidden; transform: rotateY(180deg)",
         ] {
             assert!(hides(hiding), "{hiding}");
         }
@@ -428,6 +478,11 @@ mod tests {
             "transform: rotateY(30deg)",
             "text-decoration: underline",
             "text-decoration: none",
+            "opacity: calc(0.8)",
+            "font-size: calc(1em + 2px)",
+            "mask-image: linear-gradient(black, transparent)",
+            "color: color-mix(in srgb, transparent 30%, red)",
+            "backface-visibility: hidden; transform: rotateY(20deg)",
         ] {
             assert!(!hides(showing), "{showing}");
         }
