@@ -39,6 +39,43 @@ fn explicit_markup(line: &str) -> bool {
         || rest.starts_with('|')
 }
 
+/// A directive whose argument and body the page never shows as text:
+/// markup for another output (`raw`, `only:: latex`), settings (`meta`,
+/// `highlight`, `index` entries, a picture and its alternative text),
+/// text shown only under a condition (`ifconfig`), or a file's contents.
+fn directive_never_shown(first: &str) -> bool {
+    const NEVER: &[&str] = &[
+        "raw",
+        "meta",
+        "index",
+        "highlight",
+        "ifconfig",
+        "image",
+        "include",
+        "literalinclude",
+        "default-role",
+        "role",
+        "title",
+        "toctree",
+        "tabularcolumns",
+        "sectnum",
+        "class",
+    ];
+    let Some(rest) = first.strip_prefix("..").map(str::trim_start) else {
+        return false;
+    };
+    // A substitution's definition: `.. |name| image:: path`.
+    let rest = match rest.strip_prefix('|').and_then(|r| r.split_once('|')) {
+        Some((_, after)) => after.trim_start(),
+        None => rest,
+    };
+    let Some((name, argument)) = rest.split_once("::") else {
+        return false;
+    };
+    let name = name.trim();
+    NEVER.contains(&name) || (name == "only" && !argument.contains("html"))
+}
+
 /// One line with its byte range (without the line terminator).
 struct Line<'a> {
     s: &'a str,
@@ -150,9 +187,16 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
             // stay), so no passage quotes it.
             // So is a raw block: markup for another output (LaTeX, HTML),
             // not text as the page shows it.
-            let raw = first
-                .strip_prefix("..")
-                .is_some_and(|d| d.trim_start().starts_with("raw::"));
+            let raw = directive_never_shown(first);
+            if !raw {
+                // A directive's options (`:alt:`, `:target:`) are settings,
+                // not text the page shows.
+                for l in ls[start + 1..j].iter().take_while(|l| {
+                    l.s.starts_with([' ', '\t']) && l.s.trim_start().starts_with(':')
+                }) {
+                    comments.push(l.start..l.end);
+                }
+            }
             if raw || ((first == ".." || first.starts_with(".. ")) && !explicit_markup(first)) {
                 // Its body goes on over blank lines while indented.
                 let mut end = j - 1;
@@ -420,6 +464,33 @@ mod tests {
         // Every block is the file's own text at its offsets.
         for b in &ex.blocks {
             assert!(b.start <= b.end && b.end <= ex.text.len());
+        }
+    }
+
+    /// What a directive sets but the page never shows is not text: its
+    /// options, and the whole of `meta`, `index`, `highlight`, an image,
+    /// `only` for another output and `ifconfig` (the red team's log).
+    #[test]
+    fn rst_settings_and_other_outputs_are_not_text() {
+        let src = "Keeper Log\n==========\n\nIntro.\n\n.. meta::\n   :description: Alpha sold the oil\n\n\
+                   .. index:: Gamma slept through the fog\n\n.. |logo| image:: logo.png\n   :alt: Delta stole the brass\n\n\
+                   .. figure:: picture.png\n   :alt: Epsilon drank the rum\n\n   The caption is shown.\n\n\
+                   .. only:: latex\n\n   Zeta forged the entries.\n\n.. only:: html\n\n   Shown on the web.\n\n\
+                   .. ifconfig:: False\n\n   Eta lied.\n\n.. sidebar:: Side\n\n   Theta painted the rail.\n\n\
+                   .. highlight:: Iota hid the lenses\n\nThe end.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert_eq!(ex.text.len(), src.len());
+        for gone in ["Alpha", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Iota"] {
+            assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+        }
+        for kept in [
+            "Intro.",
+            "The caption is shown.",
+            "Shown on the web.",
+            "Theta painted",
+            "The end.",
+        ] {
+            assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
         }
     }
 }
