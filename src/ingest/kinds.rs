@@ -8,9 +8,10 @@
 //!   "End of the Project Gutenberg EBook" line on;
 //! - a table of contents, list of illustrations or index: the heading and
 //!   every block under it up to the next heading of the same or a higher
-//!   level;
-//! - a contents entry elsewhere: a paragraph ending in a page reference
-//!   ("_Page 3_", "…… 17", "  xii");
+//!   level, or up to the first paragraph of prose;
+//! - a contents entry elsewhere: a short paragraph ending in a page
+//!   reference ("_Page 3_", "…… 17", "  xii"), or a longer one most of
+//!   whose lines are entries (a contents or index page);
 //! - a marker paragraph: `[Sidenote: …]`, `[Illustration: …]`.
 
 use super::{BlockKind, Extracted};
@@ -69,23 +70,56 @@ fn boilerplate_bounds(text: &str) -> (usize, usize) {
     (front, back)
 }
 
-/// Does the paragraph end in a page reference (a contents entry)?
+/// Is the paragraph a contents or index entry: up to three lines whose
+/// last is one ([`is_entry`]), one whose last names its page or sets it
+/// after leaders, or one with most lines entries (a contents or index
+/// page)? A sentence that ends "…on page 12.", or a stanza whose last
+/// line bears its number, is prose.
 fn ends_in_page_ref(p: &str) -> bool {
-    let last = p.trim_end().lines().last().unwrap_or("").trim_end();
-    let last = last.trim_end_matches(['_', '*', '.']).trim_end();
-    let lower = last.to_lowercase();
-    // "_Page 3_", "page 27"
-    if let Some(at) = lower.rfind("page ") {
-        let num = &lower[at + 5..];
-        if !num.is_empty()
-            && num
-                .chars()
-                .all(|c| c.is_ascii_digit() || "ivxlc".contains(c))
-        {
-            return true;
-        }
+    let lines: Vec<&str> = p.lines().filter(|l| !l.trim().is_empty()).collect();
+    let Some(last) = lines.last() else {
+        return false;
+    };
+    if lines.len() <= 3 && is_entry(last, false) {
+        return true;
     }
-    // "…… 17", "Chapter One     12", "Preface   xii"
+    // A chapter's summary in a contents list ("Purpose and scope of this
+    // book--… _Page 3_"): its page named, or set after leaders.
+    let lower = last.to_lowercase();
+    let named = lower.contains("page") || lower.contains("..") || lower.contains(". .");
+    let entries = lines.iter().filter(|l| is_entry(l, true)).count();
+    (named && is_entry(last, false)) || (lines.len() > 3 && entries * 10 >= lines.len() * 6)
+}
+
+/// Does the line end in a page reference after a gap or leaders ("……
+/// 17", "Preface   xii", "_Page 3_", "Contents . . . . 4"), or, with
+/// `index`, in an index entry's pages after a comma ("keepers, wages of,
+/// 33-35")?
+fn is_entry(line: &str, index: bool) -> bool {
+    let last = line.trim_end().trim_end_matches(['_', '*', '.']).trim_end();
+    let lower = last.to_lowercase();
+    let page_number = |n: &str| {
+        !n.is_empty()
+            && n.len() <= 5
+            && (n.chars().all(|c| c.is_ascii_digit()) || n.chars().all(|c| "ivxlc".contains(c)))
+    };
+    // What stands before a page number in a contents entry: a wide gap,
+    // dot leaders, emphasis, or nothing.
+    let apart = |before: &str| {
+        let b = before.trim_end_matches(['_', '*']);
+        b.trim().is_empty()
+            || b.ends_with("   ")
+            || b.ends_with('\t')
+            || b.trim_end().ends_with("..")
+            || b.trim_end().ends_with(". .")
+    };
+    // "_Page 3_", "Preface   page xii"
+    if let Some(at) = lower.rfind("page ")
+        && page_number(&lower[at + 5..])
+        && apart(&lower[..at])
+    {
+        return true;
+    }
     let Some((ws, sep)) = last
         .char_indices()
         .rev()
@@ -94,11 +128,31 @@ fn ends_in_page_ref(p: &str) -> bool {
         return false;
     };
     let num = &last[ws + sep.len_utf8()..];
-    let num_ok = !num.is_empty()
-        && num.len() <= 5
-        && (num.chars().all(|c| c.is_ascii_digit()) || num.chars().all(|c| "ivxlc".contains(c)));
-    let gap = &last[..ws + sep.len_utf8()];
-    num_ok && (gap.ends_with("   ") || gap.trim_end().ends_with(".."))
+    if page_number(num) && apart(&last[..ws + sep.len_utf8()]) {
+        return true;
+    }
+    // An index entry: words, then pages after a comma.
+    index
+        && last.split_whitespace().count() <= 12
+        && last.rsplit_once(", ").is_some_and(|(words, pages)| {
+            words.chars().any(char::is_alphabetic)
+                && pages.starts_with(|c: char| c.is_ascii_digit())
+                && pages
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "-–, ;".contains(c))
+        })
+}
+
+/// A paragraph of the work's prose: thirty words or more, few of them
+/// numbers. Under a contents heading it ends the contents: a book whose
+/// chapter headings are not read as headings still has its text.
+fn is_prose(p: &str) -> bool {
+    let words: Vec<&str> = p.split_whitespace().collect();
+    let numbers = words
+        .iter()
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .count();
+    words.len() >= 30 && numbers * 10 < words.len()
 }
 
 fn is_marker(p: &str) -> bool {
@@ -130,7 +184,11 @@ pub fn classify(ex: &mut Extracted) {
             }
             BlockKind::Para | BlockKind::Note => {
                 let p = &ex.text[b.start..b.end];
-                if section.is_some() || ends_in_page_ref(p) || is_marker(p) {
+                let entry = ends_in_page_ref(p);
+                if section.is_some() && !entry && is_prose(p) {
+                    section = None;
+                }
+                if section.is_some() || entry || is_marker(p) {
                     b.kind = BlockKind::Aside;
                 }
             }
@@ -188,5 +246,36 @@ mod tests {
         assert!(ends_in_page_ref("blunders by Tennyson.           _Page 3_"));
         assert!(!ends_in_page_ref("He was born in 1770."));
         assert!(!ends_in_page_ref("They played it 3 times"));
+        // The red team's prose and verse.
+        assert!(!ends_in_page_ref(
+            "The light was first lit in 1811, as shown on page 12."
+        ));
+        assert!(!ends_in_page_ref(
+            "Far in the bosom of the deep,\nO'er these wild shelves my watch I keep;\n\
+             A ruddy gem of changeful light,\nBound on the dusky brow of night.          4"
+        ));
+        assert!(ends_in_page_ref("Contents . . . . . 4"));
+        // A contents or index page read as one block.
+        assert!(ends_in_page_ref(
+            "1 The great storm of 1839 . . . . 17\n2 The keepers . . . . 25\n\
+             3 The lantern glass . . . . 31\n4 Wages . . . . 40\nPreface"
+        ));
+        assert!(ends_in_page_ref(
+            "Arbroath, signal tower at, 4, 12, 33\nBell Rock, building of, 1-16; storm at, 17-20\n\
+             keepers, wages of, 33-35; families of, 36\nlantern glass, broken, 17, 19"
+        ));
+    }
+
+    /// Prose after a contents heading ends the contents, when no heading
+    /// of its level follows (the red team's book).
+    #[test]
+    fn prose_ends_the_contents() {
+        let text = "CONTENTS\n\nThe Storm      1\n\nThe Keepers      9\n\n\
+                    The great storm of 1839 broke the lantern glass but the light was shown again \
+                    the next night, for the keepers had kept a spare set of panes in the store room \
+                    below the kitchen, as the Board required of every rock station.\n";
+        let k = kinds(text);
+        assert!(k[1].1 && k[2].1, "{k:?}");
+        assert!(!k[3].1, "{k:?}");
     }
 }

@@ -33,6 +33,13 @@ const GENERIC: &[&str] = &[
     "licence",
     "transcriber's note",
     "transcriber's notes",
+    "dedication",
+    "epigraph",
+    "all rights reserved",
+    "untitled",
+    "untitled document",
+    "new document",
+    "document",
 ];
 
 /// A candidate title cleaned, or None when it is not a title at all.
@@ -99,6 +106,10 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
         "volume ",
         "issn",
         "doi",
+        "this work is licensed",
+        "licensed under",
+        "creative commons",
+        "all rights reserved",
     ];
     if NOT_TITLES.iter().any(|p| lower.starts_with(p))
         || ["http", "www.", "arxiv:"].iter().any(|p| lower.contains(p))
@@ -314,6 +325,39 @@ mod tests {
         );
         assert_eq!(t, "Beethoven");
         assert_eq!(a.as_deref(), Some("George Alexander Fischer"));
+    }
+
+    /// The red team's titles: a licence line, a dedication, a rights
+    /// notice, an editor's default title are no work's title.
+    #[test]
+    fn licences_dedications_and_default_titles_are_not_titles() {
+        for (meta, headings, want) in [
+            (
+                None,
+                &[
+                    "This work is licensed under a Creative Commons Attribution 4.0 International License",
+                    "Wages of the keepers",
+                ][..],
+                "Wages of the keepers",
+            ),
+            (
+                None,
+                &["Dedication", "Northern Lights Remembered"][..],
+                "Northern Lights Remembered",
+            ),
+            (
+                None,
+                &["All Rights Reserved", "Foghorns of Scotland"][..],
+                "Foghorns of Scotland",
+            ),
+            (
+                Some("Untitled Document"),
+                &["Arbroath Signal Tower"][..],
+                "Arbroath Signal Tower",
+            ),
+        ] {
+            assert_eq!(title_of("Body.", meta, headings).0, want);
+        }
     }
 
     #[test]
