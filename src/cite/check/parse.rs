@@ -360,14 +360,29 @@ fn parse_locator(tail: &str) -> Option<String> {
         .chars()
         .take_while(|c| c.is_alphanumeric() || matches!(c, '–' | '—' | '-' | ' '))
         .collect();
-    // Nothing more that names a place: "pp. 3, 7" or "p. 3 n. 9" is not
-    // page 3 alone.
-    if rest[page.len()..].chars().any(|c| c.is_alphanumeric()) {
+    // Nothing more that names a place: "pp. 3, 7", "p. 3 n. 9" or "p.
+    // 2+" is not page 3 alone; a closing mark may follow.
+    if rest[page.len()..]
+        .chars()
+        .any(|c| !c.is_whitespace() && !".,;:)]".contains(c))
+    {
         return None;
     }
     let page = page.trim();
-    // "4", "4–5", "233--35", "iv", "xii–xiv"; not "chap. 3" or "passim".
+    // "4", "4–5", "233--35", "iv", "xii–xiv"; not "chap. 3", "passim", nor
+    // a range open at either end ("-2", "2–").
+    let parts: Vec<&str> = page.split(['–', '—', '-']).map(str::trim).collect();
+    let ranged = match parts.len() {
+        1 => true,
+        2 => true,
+        // "233--35": a doubled dash.
+        3 => parts[1].is_empty(),
+        _ => false,
+    };
     let ok = !page.is_empty()
+        && ranged
+        && parts.first().is_some_and(|p| !p.is_empty())
+        && parts.last().is_some_and(|p| !p.is_empty())
         && page
             .split(['–', '—', '-'])
             .filter(|s| !s.trim().is_empty())
@@ -390,7 +405,15 @@ fn parse_locator(tail: &str) -> Option<String> {
         if i > 0 {
             out.push('–');
         }
-        out.push_str(s);
+        // "02" is page 2.
+        let digits = s.trim_start_matches('0');
+        out.push_str(
+            if digits.is_empty() || !s.chars().all(|c| c.is_ascii_digit()) {
+                s
+            } else {
+                digits
+            },
+        );
     }
     Some(out)
 }

@@ -58,6 +58,12 @@ fn locators_that_are_no_page_are_kept_unread() {
         (" [@doe, chap. 3]", "chap. 3"),
         (" [@doe, p. 3 n. 9]", "p. 3 n. 9"),
         (" (Doe 1901, § 9)", "§ 9"),
+        // Ranges open at an end, a page and more (the red team's).
+        (" [@doe, p. -2]", "p. -2"),
+        (" [@doe, p. 2-]", "p. 2-"),
+        (" [@doe, p. 2–]", "p. 2–"),
+        (" [@doe, p. 2+]", "p. 2+"),
+        (" [@doe, pp. -1]", "pp. -1"),
     ] {
         let c = after(cite).unwrap();
         assert_eq!(c.page, None, "{cite}");
@@ -66,6 +72,14 @@ fn locators_that_are_no_page_are_kept_unread() {
     let c = after(" [@doe, p. 233].").unwrap();
     assert_eq!((c.page.as_deref(), c.unread_locator), (Some("233"), None));
     assert_eq!(after(" [@doe]").unwrap().unread_locator, None);
+    for (cite, page) in [
+        (" [@doe, p. 02]", "2"),
+        (" [@doe, pp. 233--35]", "233–35"),
+        (" [@doe, pp. 4-5]", "4–5"),
+        (" (Doe 1901, p. xii)", "xii"),
+    ] {
+        assert_eq!(after(cite).unwrap().page.as_deref(), Some(page), "{cite}");
+    }
 }
 
 #[test]
