@@ -406,21 +406,14 @@ pub fn verify_with(
                 source_id: &c.source_id,
                 pages,
             });
-            // Of several works an author-date citation may name, the one
-            // holding the quote.
-            let work = works
-                .iter()
-                .find(|w| {
-                    at.as_ref().is_some_and(|a| {
-                        citing
-                            .matched
-                            .sources(&w.key)
-                            .iter()
-                            .any(|s| s == a.source_id)
-                    })
-                })
-                .or(works.first())
-                .copied();
+            // An author-date citation that names several works (two by
+            // Stevenson in 1824, unlettered) names none: which one the
+            // author meant is not known, so no verdict may pick the one
+            // that happens to hold the words.
+            let work = match works[..] {
+                [one] => Some(one),
+                _ => None,
+            };
             let ev = crate::cite::check::Evidence {
                 verdict: v.verdict,
                 status: v.status,
@@ -431,7 +424,22 @@ pub fn verify_with(
                 let range = citing.matched.work_of_source(src).and_then(|w| w.pages);
                 index.manifest.printed_page(src, p, range)
             };
-            let c = crate::cite::check::check(cit, work, citing.matched, &ev, &label);
+            let mut c = crate::cite::check::check(cit, work, citing.matched, &ev, &label);
+            if works.len() > 1 {
+                let keys: Vec<String> = works.iter().map(|w| format!("@{}", w.key)).collect();
+                let year: String = cit
+                    .year
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                c.note = format!(
+                    "it names {} works of the bibliography ({}); an author-date style letters them ({year}a, {year}b)",
+                    works.len(),
+                    keys.join(", ")
+                );
+            }
             let mut cit = cit.clone();
             if cit.key.is_none() {
                 cit.key = work.map(|w| w.key.clone());

@@ -541,3 +541,46 @@ fn ask_cites_its_quotes_with_page_labels() {
             .all(|s| s.get("cite").is_none())
     );
 }
+
+/// Two works by one author in one year, cited without the letter an
+/// author-date style gives them: the citation names neither, whichever
+/// holds the words (the red team's two Stevensons of 1824 were both "ok").
+#[test]
+fn an_unlettered_citation_of_two_works_of_a_year_names_neither() {
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(
+        sources.path().join("families.md"),
+        "# Families\n\nEach keeper was allowed one month of leave every year.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        sources.path().join("engineering.md"),
+        "# Engineering\n\nThe tower was built of granite dovetailed course by course.\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bib = dir.path().join("s.bib");
+    std::fs::write(
+        &bib,
+        "@book{famA, author = {Stevenson, Robert}, title = {Families}, year = {1824},\n\
+         file = {/z/families.md}}\n\
+         @book{engB, author = {Stevenson, Robert}, title = {Engineering}, year = {1824},\n\
+         file = {/z/engineering.md}}\n",
+    )
+    .unwrap();
+    let draft = dir.path().join("d.md");
+    std::fs::write(
+        &draft,
+        "“Each keeper was allowed one month of leave every year” (Stevenson 1824).\n\n\
+         “The tower was built of granite dovetailed course by course” (Stevenson 1824a).\n",
+    )
+    .unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let rs = results(&verify(sources.path(), idx.path(), &draft, &bib, true), 3);
+    let r = quote(&rs, "Each keeper");
+    assert_eq!(r["citation_check"], "unknown_key", "{r:#}");
+    let note = r["citation_note"].as_str().unwrap();
+    assert!(note.contains("@famA") && note.contains("1824a"), "{note}");
+    // Lettered, it names one, in title order: Engineering, then Families.
+    assert_eq!(quote(&rs, "The tower")["citation_check"], "ok");
+}
