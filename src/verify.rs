@@ -193,17 +193,27 @@ fn names_a_quote(line: &str) -> bool {
 }
 
 /// Resolve what an author wrote as a source to a source id of the index.
-fn resolve_source(index: &Index, given: &str) -> Option<String> {
+fn resolve_source(index: &Index, given: &str) -> Vec<String> {
     let files = &index.manifest.files;
     if files.contains_key(given) {
-        return Some(given.to_string());
+        return vec![given.to_string()];
     }
+    // A file name names every file of that name (`history.md` in `vol1/`
+    // and in `vol2/`), never the first one listed; else a title.
     let g = given.to_lowercase();
+    let named: Vec<String> = files
+        .keys()
+        .filter(|id| id.to_lowercase().rsplit('/').next() == Some(g.as_str()))
+        .cloned()
+        .collect();
+    if !named.is_empty() {
+        return named;
+    }
     files
         .iter()
-        .find(|(id, _)| id.to_lowercase().rsplit('/').next() == Some(g.as_str()))
-        .or_else(|| files.iter().find(|(_, f)| f.title.to_lowercase() == g))
+        .filter(|(_, f)| f.title.to_lowercase() == g)
         .map(|(id, _)| id.clone())
+        .collect()
 }
 
 /// Check each quote against candidate chunks from the whole index.
@@ -246,9 +256,8 @@ pub fn verify_with(
         let mut cited: Vec<String> = if work_sources.is_empty() {
             q.source
                 .as_deref()
-                .and_then(|s| resolve_source(index, s))
-                .into_iter()
-                .collect()
+                .map(|s| resolve_source(index, s))
+                .unwrap_or_default()
         } else {
             work_sources
         };

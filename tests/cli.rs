@@ -1373,3 +1373,69 @@ fn eval_of_no_questions_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("holds no questions"), "{err}");
 }
+
+/// A `source` that is the file name of two files (`history.md` in `vol1/`
+/// and `vol2/`) names both: a quote from either is validated, and one
+/// from another file is misattributed, never checked against whichever
+/// file was listed first.
+#[test]
+fn a_file_name_two_files_share_names_both() {
+    let src = tempfile::tempdir().unwrap();
+    for (dir, text) in [
+        (
+            "vol1",
+            "The first volume says the keeper rowed ashore at dawn.",
+        ),
+        (
+            "vol2",
+            "The second volume says the keeper never rowed ashore at all.",
+        ),
+        (
+            "other",
+            "The third book says the keeper swam to the mainland.",
+        ),
+    ] {
+        std::fs::create_dir(src.path().join(dir)).unwrap();
+        let name = if dir == "other" {
+            "notes.md"
+        } else {
+            "history.md"
+        };
+        std::fs::write(
+            src.path().join(dir).join(name),
+            format!("# {dir}\n\n{text}\n"),
+        )
+        .unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let jl = dir.path().join("q.jsonl");
+    std::fs::write(
+        &jl,
+        "{\"quote\": \"The first volume says the keeper rowed ashore\", \"source\": \"history.md\"}\n\
+         {\"quote\": \"The second volume says the keeper never rowed ashore\", \"source\": \"history.md\"}\n\
+         {\"quote\": \"The third book says the keeper swam to the mainland\", \"source\": \"history.md\"}\n",
+    )
+    .unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let r = verify_json(
+        &run(&[
+            "verify",
+            src.path().to_str().unwrap(),
+            "--quotes",
+            jl.to_str().unwrap(),
+            "--json",
+            "--embedder",
+            "none",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]),
+        3,
+    );
+    let verdicts: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["verbatim", "verbatim", "misattributed"], "{r:#}");
+}
