@@ -333,7 +333,22 @@ pub fn verify_with(
                         sources.push(&c.source_id);
                     }
                 }
-                best_of(&mut sources.into_iter())
+                let v = best_of(&mut sources.into_iter());
+                // Not validated: told against the source it is closest to,
+                // as no source was cited ("not in the cited …" would blame
+                // one the draft never named).
+                let closest = v.spans.first().and_then(|sp| {
+                    chunks
+                        .iter()
+                        .find(|c| c.id == sp.chunk_id)
+                        .map(|c| c.source_id.as_str())
+                });
+                match closest {
+                    Some(src) if v.status != Status::Validated => {
+                        validator.validate(&q.quote, src, &cfg.validate)
+                    }
+                    _ => v,
+                }
             }
         };
         let chunk_of = |sp: &crate::extract::Span| chunks.iter().find(|c| c.id == sp.chunk_id);

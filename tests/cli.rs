@@ -759,6 +759,9 @@ fn verify_checks_a_draft_and_json_lines_against_the_corpus() {
         )
     );
     assert_eq!(rows[2].0, "fuzzy");
+    // No source was cited: the note blames none.
+    let note = r[2]["note"].as_str().unwrap();
+    assert!(!note.contains("cited"), "{note}");
     assert_eq!(
         r[2]["copy_text"],
         "The architect was Sostratus of Cnidus, a wealthy courtier and diplomat as much as a builder."
@@ -1438,4 +1441,48 @@ fn a_file_name_two_files_share_names_both() {
         .map(|x| x["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(verdicts, ["verbatim", "verbatim", "misattributed"], "{r:#}");
+}
+
+/// A quote no source is cited for, a word off what a source says: its
+/// note never calls another source "the cited" one (the red team's draft
+/// got "not in the cited beethoven-character-study.html").
+#[test]
+fn an_uncited_misquote_blames_no_cited_source() {
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(
+        src.path().join("a-beethoven.md"),
+        "# Beethoven\n\nGreat sonata, great Beethoven, old hall, old hall, spring, spring; \
+         that year, that year, great sonata of Beethoven, played, played in the old hall.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.path().join("b-concerts.md"),
+        "# Concerts\n\nThe great sonata of Beethoven was played at the old hall in the spring of that year.\n",
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("d.md");
+    std::fs::write(
+        &draft,
+        "“The great sonata of Beethoven was played in the old hall in the spring of that year”\n",
+    )
+    .unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let r = verify_json(
+        &run(&[
+            "verify",
+            src.path().to_str().unwrap(),
+            "--quotes",
+            draft.to_str().unwrap(),
+            "--json",
+            "--embedder",
+            "none",
+            "--index-dir",
+            idx.path().to_str().unwrap(),
+        ]),
+        3,
+    );
+    assert_eq!(r[0]["verdict"], "fuzzy", "{r:#}");
+    let note = r[0]["note"].as_str().unwrap();
+    assert!(!note.contains("cited"), "{note}");
 }
