@@ -113,6 +113,11 @@ pub struct Areas {
 }
 
 /// The query line editor.
+/// The longest question the line takes, in characters: a paste of a
+/// whole chapter is cut there, not read into the line a character at a
+/// time for minutes.
+pub const MAX_QUESTION: usize = 2_000;
+
 #[derive(Debug, Default, Clone)]
 pub struct Input {
     pub text: String,
@@ -128,10 +133,30 @@ impl Input {
         self.text = s.to_string();
         self.cursor = self.text.chars().count();
     }
-    fn insert(&mut self, ch: char) {
+    /// Insert `ch` at the cursor; false when the question is as long as a
+    /// question may be ([`MAX_QUESTION`]).
+    fn insert(&mut self, ch: char) -> bool {
+        if self.text.chars().count() >= MAX_QUESTION {
+            return false;
+        }
         let b = self.byte(self.cursor);
         self.text.insert(b, ch);
         self.cursor += 1;
+        true
+    }
+    /// Insert pasted text, its line breaks as spaces and without control
+    /// characters, up to [`MAX_QUESTION`]; false when some was left out.
+    fn paste(&mut self, s: &str) -> bool {
+        let room = MAX_QUESTION.saturating_sub(self.text.chars().count());
+        let mut clean = s
+            .chars()
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+            .filter(|c| !c.is_control() && *c != '\r');
+        let taken: String = clean.by_ref().take(room).collect();
+        let b = self.byte(self.cursor);
+        self.text.insert_str(b, &taken);
+        self.cursor += taken.chars().count();
+        clean.next().is_none()
     }
     fn backspace(&mut self) {
         if self.cursor > 0 {
@@ -239,6 +264,19 @@ impl App {
             effects: Vec::new(),
             sources_label: String::new(),
         }
+    }
+
+    /// Text pasted into the terminal (bracketed paste, one event): into
+    /// the question line, cut at [`MAX_QUESTION`].
+    pub fn paste(&mut self, text: &str) {
+        if self.popup.is_some() {
+            return;
+        }
+        self.focus = Focus::Input;
+        if !self.input.paste(text) {
+            self.set_status(StatusKind::Error, too_long());
+        }
+        self.history.reset_browse();
     }
 
     pub fn set_status(&mut self, kind: StatusKind, msg: impl Into<String>) {
@@ -565,9 +603,12 @@ impl App {
             Action::Bottom => self.up_down(10_000),
             Action::Submit => self.submit(),
             Action::Char(c) => {
-                self.input.insert(c);
+                if !self.input.insert(c) {
+                    self.set_status(StatusKind::Error, too_long());
+                }
                 self.history.reset_browse();
             }
+
             Action::Backspace => self.input.backspace(),
             Action::Delete => self.input.delete(),
             Action::CursorLeft => self.input.cursor = self.input.cursor.saturating_sub(1),
@@ -692,4 +733,9 @@ fn step(i: usize, d: isize, n: usize) -> usize {
 
 fn scroll(s: u16, d: isize) -> u16 {
     (s as isize + d).clamp(0, u16::MAX as isize) as u16
+}
+
+/// The status when a question would be longer than [`MAX_QUESTION`].
+fn too_long() -> String {
+    format!("A question is at most {MAX_QUESTION} characters; the rest was left out.")
 }

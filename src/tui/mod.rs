@@ -108,6 +108,7 @@ async fn event_loop(
                 Some(Ok(Event::Key(k))) if k.kind == KeyEventKind::Press => app.on_key(k),
                 Some(Ok(Event::Mouse(m))) => app.on_mouse(m),
                 Some(Ok(Event::Resize(..))) => app.apply(app::Action::Resize),
+                Some(Ok(Event::Paste(text))) => app.paste(&text),
                 Some(Ok(_)) => {}
                 Some(Err(e)) => return Err(anyhow::anyhow!("cannot read the terminal: {e}")),
                 None => break,

@@ -2,7 +2,9 @@
 //! restores the terminal before anything is printed.
 
 use crossterm::cursor::Show;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -43,11 +45,16 @@ pub fn install_panic_hook() {
     });
 }
 
-/// Raw mode, alternate screen, mouse capture.
+/// Raw mode, alternate screen, mouse capture, bracketed paste.
 pub fn enter() -> anyhow::Result<Term> {
     enable_raw_mode().map_err(|e| anyhow::anyhow!("cannot use this terminal: {e}"))?;
     let mut out = std::io::stdout();
-    if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+    if let Err(e) = execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    ) {
         leave();
         anyhow::bail!("cannot use this terminal: {e}");
     }
@@ -66,6 +73,7 @@ pub fn leave() {
     let _ = execute!(
         std::io::stdout(),
         DisableMouseCapture,
+        DisableBracketedPaste,
         LeaveAlternateScreen,
         Show
     );
@@ -82,7 +90,12 @@ pub fn run_in_terminal(
         .args(&argv[1..])
         .status();
     enable_raw_mode().map_err(|e| anyhow::anyhow!("cannot use this terminal: {e}"))?;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     // The new screen is blank: make the next frame draw everything. (Not
     // `Terminal::clear`, which asks the terminal where its cursor is and
     // waits when the terminal does not answer.)

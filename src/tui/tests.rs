@@ -870,3 +870,28 @@ fn slash_starts_a_new_question_and_i_edits_the_last() {
     key(&mut app, KeyCode::Char('/'));
     assert_eq!(app.input.text, "When", "a draft is kept");
 }
+
+/// A paste arrives as one event and is cut at the longest question, with
+/// a word why; its line breaks are spaces. (A megabyte read into the line
+/// a character at a time took the red team's board nine minutes.)
+#[test]
+fn a_huge_paste_is_cut_at_once_with_a_word_why() {
+    let mut app = app();
+    key(&mut app, KeyCode::Tab);
+    app.paste("Who lit\nthe lamp?");
+    assert_eq!(app.focus, Focus::Input);
+    assert_eq!(app.input.text, "Who lit the lamp?");
+    let started = std::time::Instant::now();
+    app.paste(&"lamp light tower ".repeat(60_000));
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    assert_eq!(
+        app.input.text.chars().count(),
+        crate::tui::app::MAX_QUESTION
+    );
+    assert!(app.status.contains("at most"), "{}", app.status);
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(
+        app.input.text.chars().count(),
+        crate::tui::app::MAX_QUESTION
+    );
+}
