@@ -64,6 +64,10 @@ pub struct FileEntry {
     /// document declares them (PDF `/PageLabels`): what an author cites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_labels: Option<Vec<String>>,
+    /// The page numbers its pages print, where it declares no labels (see
+    /// `ingest::pdf::folios`); empty where not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folios: Option<Vec<String>>,
     /// How many physical pages a paged document has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages: Option<u32>,
@@ -131,34 +135,51 @@ impl WorkPages {
 }
 
 impl FileEntry {
-    /// The printed label of physical page `page` (1-based), else the page
-    /// number itself.
-    pub fn page_label(&self, page: u32) -> String {
-        self.page_labels
-            .as_ref()
-            .and_then(|l| l.get((page as usize).checked_sub(1)?))
-            .filter(|l| !l.is_empty())
-            .cloned()
-            .unwrap_or_else(|| page.to_string())
-    }
-
     /// The printed page of physical page `page` of a work printed on pages
-    /// `work` (its bibliography's "291--293", "xi--xiv"): the page label,
-    /// else, when the file has exactly the work's pages, the page the work
-    /// counts to, else (no pages known for the work) the number itself.
-    /// `None` when it cannot be known: a work whose file neither labels its
-    /// pages nor has as many as the work (a cover page, an offprint), even
-    /// one printed from page 1.
+    /// `work` (its bibliography's "291--293", "xi--xiv"), or `None` when it
+    /// cannot be known:
+    /// - the page label, when the file declares labels (none when empty);
+    /// - else the number the page prints (its folio), when the work's pages
+    ///   are not known or the file's folios are within them (a preprint
+    ///   numbered 1–4 is not the article printed on pp. 291–294);
+    /// - else, when the file has exactly the work's pages, the page the
+    ///   work counts to;
+    /// - else `None` for a work whose pages are known (a cover page, an
+    ///   offprint: even one printed from page 1), and the physical page
+    ///   number for one whose pages are not.
     pub fn printed_page(&self, page: u32, work: Option<WorkPages>) -> Option<String> {
-        if self.page_labels.is_some() {
-            return Some(self.page_label(page));
+        let label = |labels: &Vec<String>| {
+            labels
+                .get((page as usize).checked_sub(1)?)
+                .filter(|l| !l.is_empty())
+                .cloned()
+        };
+        if let Some(labels) = &self.page_labels {
+            return label(labels);
         }
-        match work {
-            Some(w) if self.pages == Some(w.last - w.first + 1) && page <= w.last - w.first + 1 => {
+        let within = |w: &WorkPages, folios: &[String]| {
+            let mut known = folios.iter().filter(|l| !l.is_empty()).peekable();
+            known.peek().is_some()
+                && known.all(|l| match l.parse::<u32>() {
+                    Ok(n) => !w.roman && (w.first..=w.last).contains(&n),
+                    // Roman: a foreword's few pages.
+                    Err(_) => {
+                        w.roman
+                            && w.last - w.first <= 500
+                            && (w.first..=w.last).any(|n| w.label(n) == *l)
+                    }
+                })
+        };
+        match (work, &self.folios) {
+            (None, Some(folios)) => label(folios),
+            (Some(w), Some(folios)) if within(&w, folios) => label(folios),
+            (Some(w), _)
+                if self.pages == Some(w.last - w.first + 1) && page <= w.last - w.first + 1 =>
+            {
                 Some(w.label(w.first + page - 1))
             }
-            Some(_) => None,
-            None => Some(page.to_string()),
+            (Some(_), _) => None,
+            (None, None) => Some(page.to_string()),
         }
     }
 }

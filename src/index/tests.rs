@@ -582,8 +582,49 @@ fn pdf_entry(pages: Option<u32>, page_labels: Option<Vec<String>>) -> FileEntry 
         author: None,
         encoding: None,
         page_labels,
+        folios: None,
         pages,
         modified: None,
         seen: None,
     }
+}
+
+/// The numbers a PDF's pages print count where it declares no labels:
+/// an article printed pp. 1–3 after a cover page (the red team's: the
+/// physical page was checked), a book whose entry gives no pages, a
+/// page that prints none; a file numbered otherwise than the work (a
+/// preprint 1–4 of an article on pp. 291–294) is counted from the work.
+#[test]
+fn the_numbers_a_pdf_prints_are_its_pages() {
+    let with = |folios: &[&str]| FileEntry {
+        folios: Some(folios.iter().map(|s| s.to_string()).collect()),
+        ..pdf_entry(Some(folios.len() as u32), None)
+    };
+    let article = WorkPages {
+        first: 1,
+        last: 3,
+        roman: false,
+    };
+    let cover = with(&["", "1", "2", "3"]);
+    assert_eq!(cover.printed_page(3, Some(article)).as_deref(), Some("2"));
+    assert_eq!(cover.printed_page(1, Some(article)), None);
+    let book = with(&["", "", "1", "2", "", "4"]);
+    assert_eq!(book.printed_page(6, None).as_deref(), Some("4"));
+    assert_eq!(book.printed_page(5, None), None, "prints none, not 5");
+    let preprint = with(&["1", "2", "3", "4"]);
+    let journal = WorkPages {
+        first: 291,
+        last: 294,
+        roman: false,
+    };
+    assert_eq!(
+        preprint.printed_page(3, Some(journal)).as_deref(),
+        Some("293")
+    );
+    let huge = WorkPages {
+        first: 1,
+        last: u32::MAX,
+        roman: true,
+    };
+    assert_eq!(preprint.printed_page(3, Some(huge)), None);
 }

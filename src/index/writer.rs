@@ -393,6 +393,7 @@ fn run(
                             .filter(|d| d.how != "utf-8")
                             .map(|d| format!("{} ({})", d.encoding, d.how)),
                         page_labels: ex.page_labels.clone(),
+                        folios: ex.folios.clone(),
                         pages: ex.pages,
                         modified: settled,
                         seen: modified,

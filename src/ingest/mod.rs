@@ -73,6 +73,10 @@ pub struct Extracted {
     /// paged document declares them (PDF `/PageLabels`: "i", "ii", "1").
     #[serde(default)]
     pub page_labels: Option<Vec<String>>,
+    /// The page numbers the pages print (a PDF's folios, read where it
+    /// declares no labels); empty where not known.
+    #[serde(default)]
+    pub folios: Option<Vec<String>>,
     /// How many physical pages a paged document has.
     #[serde(default)]
     pub pages: Option<u32>,

@@ -11,6 +11,7 @@ use lopdf::{Dictionary, Document, Object};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
 mod cover;
+mod folios;
 mod hyphen;
 mod layers;
 mod layout;
@@ -146,11 +147,14 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     layers::hide_off_layers(&mut doc);
     cover::mark_fills(&mut doc);
     let (mut pages, display_title) = read_pages(&doc);
+    // The numbers printed on the pages, read before running lines go.
+    let printed = folios::printed_numbers(&pages);
     strip_running_lines(&mut pages);
     hyphen::join_across_pages(&mut pages);
     let vocabulary = Vocabulary::of(&pages);
     let mut out = Extracted {
         page_labels: page_labels(&doc, pages.len()),
+        folios: printed,
         pages: Some(pages.len() as u32),
         ..Extracted::default()
     };
