@@ -184,7 +184,25 @@ fn walk(
                     && heading_level(name).is_none()
                     && out_of_flow(child, el, hide)
                 {
-                    apart.push(super::collapse_ws(&collect_text(child, hide)));
+                    let text = super::collapse_ws(&collect_text(child, hide));
+                    // A drop cap floated beside its word (`<span
+                    // style="float: left">T</span>he`) is the word's
+                    // initial: read in place.
+                    let initial = text.chars().count() == 1
+                        && text.chars().all(char::is_alphabetic)
+                        && child
+                            .next_sibling()
+                            .and_then(|n| {
+                                n.value()
+                                    .as_text()
+                                    .map(|t| t.starts_with(char::is_lowercase))
+                            })
+                            .unwrap_or(false);
+                    if initial {
+                        buf.push_str(&text);
+                    } else {
+                        apart.push(text);
+                    }
                     continue;
                 }
                 // Text the style sheet writes before or after it

@@ -435,13 +435,15 @@ fn what_stands_beside_the_line_is_read_apart() {
          And blesses those.</p>\
          <p>Keepers earned forty pounds a year<span class=\"sidenote\">Salaries were \
          never raised</span> and a ration of coal.</p>\
-         <p>A <span style=\"position: fixed\">banner</span>line.</p>",
+         <p>A <span style=\"position: fixed\">banner</span>line.</p>\
+         <p><span style=\"float: left\">T</span>he keeper, <span class=\"sidenote\">W</span> \
+         was.</p>",
     );
     assert_eq!(
         ex.text,
         "So, too, with the sonata, into ternary form.\n\n[Pg 2]\n\n[Pg 12]\n\n\
          When all the winds are still\n\n10\n\nAnd blesses those.\n\n\
          Keepers earned forty pounds a year and a ration of coal.\n\n\
-         Salaries were never raised\n\nA line.\n\nbanner"
+         Salaries were never raised\n\nA line.\n\nbanner\n\nThe keeper, was.\n\nW"
     );
 }
