@@ -77,6 +77,21 @@ fn doi_at(text: &str, doi: &str) -> Option<usize> {
     })
 }
 
+/// Where the first DOI of any work is printed in `text` (lower-cased): a
+/// work prints its own DOI before those of the works it cites.
+fn first_doi_at(text: &str) -> Option<usize> {
+    text.match_indices("10.").map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let rest = &text[i + 3..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '.')
+            && (4..=9).contains(&digits)
+            && rest[digits..]
+                .strip_prefix('/')
+                .is_some_and(|r| r.starts_with(|c: char| !c.is_whitespace()))
+    })
+}
+
 /// A source in a format of notes rather than of published works.
 fn is_notes(id: &str) -> bool {
     use crate::ingest::Format;
@@ -96,7 +111,9 @@ impl Matched {
     ///   folders the entry's path names too (`vol2/history.md`).
     /// - A file name that two works' files share as far as the source's
     ///   path tells ties neither.
-    /// - A DOI ties the source it is printed in first, unless the source is
+    /// - A DOI ties the source it is printed in first, before any other
+    ///   DOI (a source prints its own DOI before those it cites), unless
+    ///   the source is
     ///   notes (Markdown, text: a DOI there cites the work), its title is
     ///   another work's of the bibliography (a paper that cites that DOI)
     ///   or plainly not the work's (a comment on it: see [`another_work`]),
@@ -158,7 +175,12 @@ impl Matched {
                     .iter()
                     .filter_map(|&w| Some((w, doi_at(&text, bib.works[w].doi.as_deref()?)?)))
                     .min_by_key(|&(_, at)| at);
-                let Some((w, _)) = first else { continue };
+                let Some((w, at)) = first else { continue };
+                // Another DOI printed before it is the source's own: the
+                // source cites this one (a sequel, a reply).
+                if first_doi_at(&text).is_some_and(|own| own < at) {
+                    continue;
+                }
                 // The source is titled as another work: it cites this DOI.
                 let titled_other = bib.works.iter().enumerate().any(|(o, work)| {
                     o != w
@@ -479,5 +501,32 @@ mod tests {
         assert_eq!(key("keepers.pdf"), None, "which edition is not known");
         assert_eq!(key("england.pdf"), None, "England is not Scotland");
         assert_eq!(key("fulltext.pdf"), Some("jones2003"), "titled by its name");
+    }
+
+    /// A sequel that prints its own DOI, then cites the work's: not the
+    /// work (the red team's "Southern" for "Northern").
+    #[test]
+    fn a_source_printing_another_doi_first_is_not_the_work() {
+        let bib = Bibliography::from_biblatex(
+            "@book{ness2001, title = {Keepers of the Northern Lights}, doi = {10.5555/ness.2001.77}}",
+        )
+        .unwrap();
+        let sources = sources(&[("south.pdf", "south"), ("north.pdf", "north")]);
+        let mut head = |id: &str| {
+            match id {
+            "south.pdf" => Some(
+                "Hale. doi:10.5555/hale.2004.9. Ness (2001, doi:10.5555/ness.2001.77) studied the north."
+                    .to_string(),
+            ),
+            "north.pdf" => Some("Ness. https://doi.org/10.5555/ness.2001.77 Keepers.".to_string()),
+            _ => None,
+        }
+        };
+        let m = Matched::new(bib, &sources, &mut head);
+        let key = |id: &str| m.work_of_source(id).map(|w| w.key.as_str());
+        assert_eq!(key("south.pdf"), None);
+        assert_eq!(key("north.pdf"), Some("ness2001"));
+        assert_eq!(first_doi_at("see 10.1234/x and 10.5/y"), Some(4));
+        assert_eq!(first_doi_at("version 110.1234/x"), None);
     }
 }

@@ -15,6 +15,7 @@ fn title_words(t: &str, join: bool) -> Vec<String> {
         &['\'', '\u{2019}']
     };
     t.replace(joined, "")
+        .replace('&', " and ")
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
@@ -112,8 +113,40 @@ fn numbers(w: &str) -> bool {
 /// or joining them, whichever makes them more alike; 0 for titles of
 /// other works (see [`title_similarity`]).
 fn dice(a: &str, b: &str) -> f32 {
+    // A word one title has beyond the other, not in its subtitle, names
+    // another work: "… of Norway and Sweden" is not "… of Norway".
+    for join in [false, true] {
+        let (wa, wb) = (title_words(a, join), title_words(b, join));
+        let extra_in_main = |t: &str, own: &[String], other: &[String]| {
+            let main = title_words(main_title(t), join);
+            own.iter()
+                .any(|w| !other.contains(w) && !SMALL.contains(&w.as_str()) && main.contains(w))
+        };
+        let one_sided = wa.iter().all(|w| wb.contains(w)) || wb.iter().all(|w| wa.contains(w));
+        if one_sided && (extra_in_main(a, &wa, &wb) || extra_in_main(b, &wb, &wa)) {
+            let other = if join { (false, true) } else { (true, false) };
+            // Spelt apart or joined ("Light-House"), whichever is alike.
+            let (sa, sb) = (title_words(a, other.0), title_words(b, other.0));
+            if sa.iter().all(|w| sb.contains(w)) && sb.iter().all(|w| sa.contains(w)) {
+                continue;
+            }
+            return 0.0;
+        }
+    }
     dice_of(title_words(a, false), title_words(b, false))
         .max(dice_of(title_words(a, true), title_words(b, true)))
+}
+
+/// A title before its subtitle: up to a colon, a dash set apart, a
+/// bracket or a full stop.
+fn main_title(t: &str) -> &str {
+    let ends = [": ", " – ", " — ", " - ", " (", " [", ". ", "? "];
+    let end = ends
+        .iter()
+        .filter_map(|e| t.find(e))
+        .min()
+        .unwrap_or(t.len());
+    &t[..end]
 }
 
 fn dice_of(mut a: Vec<String>, mut b: Vec<String>) -> f32 {
@@ -193,6 +226,10 @@ mod tests {
                 "A History of the Lighthouses of Scotland and Their Keepers",
                 "A History of the Lighthouses of England and Their Keepers",
             ),
+            (
+                "The Lighthouse Keepers of Norway",
+                "The Lighthouse Keepers of Norway and Sweden",
+            ),
         ] {
             assert_eq!(title_similarity(a, b), 0.0, "{a} / {b}");
         }
@@ -209,6 +246,17 @@ mod tests {
                 "Account of the Bell Rock Lighthouse"
             ),
             1.0
+        );
+        assert_eq!(
+            title_similarity("Keepers & Their Lights", "Keepers and their lights"),
+            1.0
+        );
+        // A subtitle one has and the other lacks is no other work.
+        assert!(
+            title_similarity(
+                "Mono2Micro: A Practical and Effective Tool",
+                "Mono2Micro: a practical and effective tool for decomposing Java applications"
+            ) > 0.0
         );
     }
 

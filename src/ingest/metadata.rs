@@ -106,6 +106,8 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
         "volume ",
         "issn",
         "doi",
+        "pii:",
+        "pii ",
         "this work is licensed",
         "licensed under",
         "creative commons",
