@@ -15,8 +15,11 @@ use serde::{Deserialize, Serialize};
 
 mod draft;
 
-/// One quote to check.
+/// One quote to check. A key it does not know (`"Source"`, `"file"`) is
+/// an error: a source silently dropped would let a misattributed quote
+/// pass.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct QuoteInput {
     pub quote: String,
     /// A source id, file name or title the author attributes it to.
@@ -155,41 +158,30 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
             too_short: Vec::new(),
         });
     }
-    // Quote objects with a slip (a trailing comma, a comment, single
-    // quotes) are an error, never a draft that drops their sources.
-    if lines.iter().any(|(_, l)| names_a_quote(l)) {
-        let expected =
-            "expected one {\"quote\": \"…\", \"source\": \"…\"} a line, or a JSON array of them";
-        if text.trim_start().starts_with(['[', '{'])
-            && let Err(e) = serde_json::from_str::<serde_json::Value>(text)
-        {
-            bail!("the file holds quote objects but is not JSON ({e}); {expected}");
-        }
-        // The first line that is no quote object.
-        let bad =
-            lines.iter().find_map(
-                |(i, l)| match serde_json::from_str::<serde_json::Value>(l) {
-                    Err(e) => Some((i, e.to_string())),
-                    Ok(v) if v.get("quote").is_none() => Some((i, "no \"quote\"".to_string())),
-                    Ok(_) => None,
-                },
-            );
-        if let Some((i, e)) = bad {
+    // Meant as quote objects (the first line that is not a comment opens
+    // an object, an array of them, or a `/* */` comment) but not JSON (a
+    // trailing comma, single or curly quotes, keys without quotes): an
+    // error, never a draft that drops every "source".
+    let expected =
+        "expected one {\"quote\": \"…\", \"source\": \"…\"} a line, or a JSON array of them";
+    if let Some(&(i, first)) = lines.first() {
+        let line_start: usize = text.split_inclusive('\n').take(i).map(str::len).sum();
+        let from = text[line_start..].trim_start();
+        let array = from
+            .strip_prefix('[')
+            .is_some_and(|r| r.trim_start().starts_with(['{', ']']));
+        if from.starts_with('{') || from.starts_with("/*") || array {
+            let whole = from.starts_with(['{', '[']);
+            let e = serde_json::from_str::<serde_json::Value>(if whole { from } else { first })
+                .err()
+                .map_or_else(|| "not one object a line".to_string(), |e| e.to_string());
             bail!(
-                "line {}: the file holds quote objects but this line is not JSON ({e}); {expected}",
+                "line {}: the file holds quote objects but is not JSON ({e}); {expected}",
                 i + 1
             );
         }
     }
     Ok(draft_quotes(text, min_words))
-}
-
-/// Does this line give a quote object's key (`"quote":`, `'quote':`)?
-fn names_a_quote(line: &str) -> bool {
-    ["\"quote\"", "'quote'"].iter().any(|key| {
-        line.match_indices(key)
-            .any(|(i, _)| line[i + key.len()..].trim_start().starts_with(':'))
-    })
 }
 
 /// Resolve what an author wrote as a source to a source id of the index.
@@ -538,31 +530,38 @@ mod tests {
         assert!(e.contains("line 2"), "{e}");
         // Quote objects with a slip are an error, never a draft whose
         // sources are dropped (the red team's misattributed quotes passed).
-        for (text, at) in [
-            (
-                "[{\"quote\": \"a b c d\", \"source\": \"x.md\"},]",
-                "column",
-            ),
-            (
-                "/* chapter 3 */\n{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n",
-                "line 1",
-            ),
-            (
-                "{\"quote\": \"a b c d\", \"source\": \"x.md\",}\n",
-                "column",
-            ),
-            ("{'quote': 'a b c d', 'source': 'x.md'}\n", "line 1"),
+        for text in [
+            "[{\"quote\": \"a b c d\", \"source\": \"x.md\"},]",
+            "[\n  {\"quote\": \"a b c d\", \"source\": \"x.md\"},\n]\n",
+            "/* chapter 3 */\n{\"quote\": \"a b c d\", \"source\": \"x.md\"}\n",
+            "{\"quote\": \"a b c d\", \"source\": \"x.md\",}\n",
+            "{'quote': 'a b c d', 'source': 'x.md'}\n",
+            "{quote: \"a b c d\", source: \"x.md\"}\n",
+            "{“quote”: “a b c d”, “source”: “x.md”}\n",
+            "{\"quote\"\n: \"a b c d\", \"source\": \"x.md\",}\n",
         ] {
             let e = parse_input(text, 4).unwrap_err().to_string();
-            assert!(e.contains("not JSON") && e.contains(at), "{text}: {e}");
+            assert!(e.contains("not JSON") && e.contains("line"), "{text}: {e}");
         }
-        // A draft that speaks of quotes is a draft.
-        let q = parse_input(
-            "The \"quote\" she gave: “the keepers never slept at all”.\n",
-            4,
-        )
-        .unwrap()
-        .check;
-        assert_eq!(q.len(), 1);
+        // A key it does not know is named, never dropped.
+        for key in ["Source", "file", "sourse"] {
+            let e = parse_input(
+                &format!("{{\"quote\": \"a b c d\", \"{key}\": \"x.md\"}}\n"),
+                4,
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains(key), "{key}: {e}");
+        }
+        // A draft that speaks of quotes, or shows one in a code block, is
+        // a draft.
+        for draft in [
+            "The \"quote\": she gave “the keepers never slept at all”.\n",
+            "# Notes\n\n```json\n{\"quote\": \"x\"}\n```\n\n“the keepers never slept at all”\n",
+            "[Smith](http://x) wrote “the keepers never slept at all”.\n",
+        ] {
+            let q = parse_input(draft, 4).unwrap().check;
+            assert_eq!(q.len(), 1, "{draft}");
+        }
     }
 }
