@@ -30,13 +30,28 @@ fn explicit_markup(line: &str) -> bool {
     let Some(rest) = line.strip_prefix(".. ") else {
         return false;
     };
-    let directive = rest.split_once("::").is_some_and(|(name, _)| {
-        !name.is_empty() && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
-    });
-    directive
+    let label = |r: &str| {
+        r.strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .is_some_and(|(l, _)| !l.is_empty() && !l.contains(char::is_whitespace))
+    };
+    directive_name(line).is_some()
         || (rest.starts_with('_') && rest.trim_end().ends_with(':'))
-        || (rest.starts_with('[') && rest.contains(']'))
+        || label(rest)
         || rest.starts_with('|')
+}
+
+/// The name of the directive a line opens (`.. note::`, `.. py:function::`,
+/// `.. Note::`), lower-cased, as docutils reads names.
+fn directive_name(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix(".. ")?;
+    let (name, _) = rest.split_once("::")?;
+    let ok = !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '+'));
+    ok.then(|| name.to_ascii_lowercase())
 }
 
 /// A directive whose argument and body the page never shows as text:
@@ -72,8 +87,10 @@ fn directive_never_shown(first: &str) -> bool {
     let Some((name, argument)) = rest.split_once("::") else {
         return false;
     };
-    let name = name.trim();
-    NEVER.contains(&name) || (name == "only" && !argument.contains("html"))
+    let name = name.trim().to_ascii_lowercase();
+    let argument = argument.to_ascii_lowercase();
+    NEVER.contains(&name.as_str())
+        || (name == "only" && (!argument.contains("html") || argument.contains("not")))
 }
 
 /// One line with its byte range (without the line terminator).
@@ -188,20 +205,68 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
             // So is a raw block: markup for another output (LaTeX, HTML),
             // not text as the page shows it.
             let raw = directive_never_shown(first);
-            if !raw {
-                // A directive's options (`:alt:`, `:target:`) are settings,
-                // not text the page shows.
-                for l in ls[start + 1..j].iter().take_while(|l| {
-                    l.s.starts_with([' ', '\t']) && l.s.trim_start().starts_with(':')
-                }) {
-                    comments.push(l.start..l.end);
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let own = indent(ls[start].s);
+            let comment = (first == ".." || first.starts_with(".. ")) && !explicit_markup(first);
+            if !raw && !comment {
+                // A directive's options (`:alt:`, `:target:`, a value
+                // going on on deeper lines) are settings, not text the page
+                // shows, but for a caption or a table's header.
+                let mut k = start + 1;
+                let mut option_indent = None;
+                while k < j {
+                    let l = ls[k].s;
+                    let t = l.trim_start();
+                    if t.starts_with(':') && indent(l) > own {
+                        let shown = [":caption:", ":header:"].iter().any(|o| t.starts_with(o));
+                        if !shown {
+                            comments.push(ls[k].start..ls[k].end);
+                        }
+                        option_indent = Some(indent(l));
+                    } else if option_indent.is_some_and(|o| indent(l) > o) {
+                        comments.push(ls[k].start..ls[k].end);
+                    } else {
+                        break;
+                    }
+                    k += 1;
+                }
+                // The text it shows from its own lines (an admonition's
+                // "`.. note:: Kilo …`", or its body right under it) is a
+                // passage; an argument that names a file or a language is
+                // not text.
+                let marker_end = ls[start].s.find("::").map_or(ls[start].s.len(), |e| e + 2);
+                let argument = ls[start].s[marker_end..].trim();
+                let named = argument.split_whitespace().count() <= 1
+                    && (argument.contains(['.', '/'])
+                        || directive_name(first).is_some_and(|n| {
+                            matches!(
+                                n.as_str(),
+                                "code-block" | "code" | "sourcecode" | "highlight"
+                            )
+                        }));
+                let from = if argument.is_empty() || named {
+                    (k < j).then(|| ls[k].start)
+                } else {
+                    Some(
+                        ls[start].start + ls[start].s.len()
+                            - ls[start].s[marker_end..].trim_start().len(),
+                    )
+                };
+                if let Some(from) = from {
+                    out.blocks.push(Block {
+                        kind: BlockKind::Para,
+                        start: from,
+                        end: ls[j - 1].end,
+                        page: None,
+                    });
                 }
             }
-            if raw || ((first == ".." || first.starts_with(".. ")) && !explicit_markup(first)) {
-                // Its body goes on over blank lines while indented.
+            if raw || comment {
+                // Its body goes on over blank lines while indented deeper
+                // than it is.
                 let mut end = j - 1;
                 let mut k = j;
-                while k < ls.len() && (is_blank(ls[k].s) || ls[k].s.starts_with([' ', '\t'])) {
+                while k < ls.len() && (is_blank(ls[k].s) || indent(ls[k].s) > own) {
                     if !is_blank(ls[k].s) {
                         end = k;
                     }
@@ -401,7 +466,7 @@ mod tests {
 
     #[test]
     fn rst_levels_follow_first_appearance() {
-        let src = "=========\nLighthouses\n=========\n\nIntro line one\nline two.\n\nFuels\n-----\n\nWhale oil.\n\n.. note:: skip me\n\nColza\n~~~~~\n\nRapeseed.\n\nLenses\n------\n\nFresnel.\n";
+        let src = "=========\nLighthouses\n=========\n\nIntro line one\nline two.\n\nFuels\n-----\n\nWhale oil.\n\n.. note:: shown too\n\nColza\n~~~~~\n\nRapeseed.\n\nLenses\n------\n\nFresnel.\n";
         let ex = extract(src, Flavor::Rst);
         assert_eq!(ex.title.as_deref(), Some("Lighthouses"));
         assert_eq!(
@@ -411,6 +476,7 @@ mod tests {
                 "p:Intro line one\nline two.",
                 "h2:Fuels",
                 "p:Whale oil.",
+                "p:shown too",
                 "h3:Colza",
                 "p:Rapeseed.",
                 "h2:Lenses",
@@ -492,5 +558,41 @@ mod tests {
         ] {
             assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
         }
+    }
+
+    /// A directive's shown text is a passage wherever it stands: Sphinx's
+    /// domain directives, names in capitals, an admonition's text on its
+    /// own line or right under it; what a nested comment or raw block
+    /// hides ends where the indentation does (the red team's pages).
+    #[test]
+    fn directive_text_is_read_and_hidden_as_shown() {
+        let src = "Title\n=====\n\nIntro.\n\n.. py:function:: send(message)\n\n   Delta sends the message.\n\n\
+                   .. Note::\n\n   Echo is shown.\n\n.. code-block:: python\n   :caption: Golf caption shown\n   :name: hidden-name\n\n   x = 1\n\n\
+                   .. only:: not html\n\n   Alpha is for print.\n\n.. [Bravo the pilot] a comment.\n\n\
+                   .. figure:: lamp.png\n   :alt:\n      Hotel alt text.\n\n   The caption.\n\n\
+                   .. note::\n   Lima right under it.\n\n   .. raw:: latex\n\n      \\hidden\n\n   Kilo after the raw.\n\n\
+                   .. warning:: Mike on its own line.\n";
+        let ex = extract(src, Flavor::Rst);
+        assert_eq!(ex.text.len(), src.len());
+        for gone in ["Alpha", "Bravo", "Hotel", "hidden"] {
+            assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+        }
+        let paras: Vec<String> = ex
+            .blocks
+            .iter()
+            .filter(|b| matches!(b.kind, BlockKind::Para))
+            .map(|b| crate::text::collapse_ws(&ex.text[b.start..b.end]))
+            .collect();
+        for shown in [
+            "Delta sends the message.",
+            "Echo is shown.",
+            "The caption.",
+            "Lima right under it.",
+            "Kilo after the raw.",
+            "Mike on its own line.",
+        ] {
+            assert!(paras.iter().any(|p| p == shown), "{shown}: {paras:?}");
+        }
+        assert!(ex.text.contains("Golf caption shown"), "{}", ex.text);
     }
 }
