@@ -19,11 +19,9 @@ pub fn extract(text: &str) -> Extracted {
     // inside a line of text.
     let mut comments = Vec::new();
     let mut marks_at_end = Vec::new();
-    // Regions a hiding HTML element holds, and the one open: its start,
-    // tag and nesting depth.
-    let mut hidden: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut hiding: Option<(usize, String, usize)> = None;
-    // Raw HTML in lines of text.
+    // Raw HTML in blocks of their own (an element may hide the Markdown
+    // between them), and in lines of text.
+    let mut blocks_html = RawHtml::default();
     let mut inline = RawHtml::default();
     // Front matter (YAML `---` or TOML `+++` at the top) is metadata: its
     // title and author name the work, and it is not read as text (without
@@ -45,39 +43,31 @@ pub fn extract(text: &str) -> Extracted {
                 comments.push((range, false));
             }
             Event::Start(Tag::HtmlBlock) => {
+                // Its tags and what a hiding element holds are not text;
+                // an element left open hides the Markdown after it up to
+                // its end tag in a later block. What it shows is a passage
+                // (a `<div>` of text).
+                let hid_before = blocks_html.hide.is_some();
+                let before = blocks_html.unseen.len();
+                scan_html(&mut blocks_html, text, range.start, range.end);
                 let block = &text[range.clone()];
-                // An element that hides what it holds, closed in a later
-                // HTML block: the Markdown between is not shown either.
-                if let Some((start, tag, depth)) = hiding.as_mut() {
-                    *depth = nesting(block, tag, *depth);
-                    if *depth == 0 {
-                        hidden.push(*start..range.end);
-                        hiding = None;
-                    }
-                } else {
-                    if let Some(tag) = hiding_element(block) {
-                        let depth = nesting(block, &tag, 0);
-                        if depth > 0 {
-                            hiding = Some((range.start, tag, depth));
-                        }
-                    }
-                    // Its tags and what it hides are not text; what it
-                    // shows is a passage (a `<div>` of text).
-                    let unseen = html_unseen(text, range.start, range.end);
-                    let shown = crate::text::blank_out(
-                        block.to_string(),
-                        &unseen
-                            .iter()
-                            .map(|(r, m)| (r.start - range.start..r.end - range.start, *m))
-                            .collect::<Vec<_>>(),
-                    );
-                    if para_depth == 0
-                        && hiding.is_none()
-                        && shown.chars().any(char::is_alphanumeric)
-                    {
-                        para(&mut out, text, range.start, range.end);
-                    }
-                    comments.extend(unseen);
+                let unseen: Vec<_> = blocks_html.unseen[before..]
+                    .iter()
+                    .map(|(r, m)| {
+                        (
+                            r.start.max(range.start) - range.start
+                                ..r.end.min(range.end) - range.start,
+                            *m,
+                        )
+                    })
+                    .collect();
+                let shown = crate::text::blank_out(block.to_string(), &unseen);
+                if para_depth == 0
+                    && !hid_before
+                    && blocks_html.hide.is_none()
+                    && shown.chars().any(char::is_alphanumeric)
+                {
+                    para(&mut out, text, range.start, range.end);
                 }
             }
             // The mark stands where the comment touches a word: at its
@@ -176,14 +166,16 @@ pub fn extract(text: &str) -> Extracted {
         }
     }
     // Left open, it hides the rest of the document.
-    if let Some((start, _, _)) = hiding {
-        hidden.push(start..text.len());
-    }
-    out.blocks
-        .retain(|b| !hidden.iter().any(|h| h.start <= b.start && b.end <= h.end));
+    blocks_html.close(text.len());
+    let hidden = &blocks_html.unseen;
+    out.blocks.retain(|b| {
+        !hidden
+            .iter()
+            .any(|(h, _)| h.start <= b.start && b.end <= h.end)
+    });
     inline.close(text.len());
     comments.extend(inline.unseen);
-    comments.extend(hidden.into_iter().map(|h| (h, false)));
+    comments.extend(blocks_html.unseen);
     comments.sort_by_key(|c| c.0.start);
     out.blocks.sort_by_key(|b| b.start);
     out.text = crate::text::blank_out(out.text, &comments);
@@ -237,7 +229,15 @@ fn hiding_element(block: &str) -> Option<String> {
     let flag = attrs
         .split(|c: char| c.is_whitespace() || c == '/')
         .any(|a| a == "hidden" || a.starts_with("hidden="));
-    let style = attrs.split_once("style=").is_some_and(|(_, v)| {
+    // `style="…"`, spaces around the `=` allowed.
+    let value = attrs.match_indices("style").find_map(|(i, _)| {
+        let before = attrs[..i].chars().next_back();
+        let rest = attrs[i + 5..].trim_start().strip_prefix('=')?;
+        before
+            .is_some_and(char::is_whitespace)
+            .then(|| rest.trim_start())
+    });
+    let style = value.is_some_and(|v| {
         let q = v.chars().next().unwrap_or(' ');
         let v = if q == '"' || q == '\'' {
             v[1..].split(q).next().unwrap_or("")
@@ -247,22 +247,6 @@ fn hiding_element(block: &str) -> Option<String> {
         super::css::hides(v)
     });
     (flag || style || name == "template").then_some(name)
-}
-
-/// The nesting depth of `tag` elements after `block`, from `depth` before
-/// it; tags inside comments do not count.
-fn nesting(block: &str, tag: &str, depth: usize) -> usize {
-    let mut b = block.to_ascii_lowercase();
-    while let Some(open) = b.find("<!--") {
-        let end = b[open..].find("-->").map_or(b.len(), |e| open + e + 3);
-        b.replace_range(open..end, "");
-    }
-    let count = |pat: &str| {
-        b.match_indices(pat)
-            .filter(|(i, _)| !b[i + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
-            .count()
-    };
-    (depth + count(&format!("<{tag}"))).saturating_sub(count(&format!("</{tag}")))
 }
 
 const VOID: &[&str] = &[
@@ -358,12 +342,11 @@ impl RawHtml {
     }
 }
 
-/// What an HTML block written in Markdown does not show (see [`RawHtml`]),
-/// as ranges of the file; the block starts at `at`.
-fn html_unseen(text: &str, at: usize, end: usize) -> Vec<(std::ops::Range<usize>, bool)> {
+/// Read the tags of the HTML block at `at..end` of `text` into `raw`
+/// (see [`RawHtml`]).
+fn scan_html(raw: &mut RawHtml, text: &str, at: usize, end: usize) {
     let block = &text[at..end];
     let b = block.as_bytes();
-    let mut raw = RawHtml::default();
     let mut i = 0;
     while i < b.len() {
         if b[i] != b'<' {
@@ -396,8 +379,6 @@ fn html_unseen(text: &str, at: usize, end: usize) -> Vec<(std::ops::Range<usize>
         raw.tag(text, at + i, at + end);
         i = end;
     }
-    raw.close(at + b.len());
-    raw.unseen
 }
 
 #[cfg(test)]

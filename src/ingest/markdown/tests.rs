@@ -226,3 +226,32 @@ fn an_html_block_shows_only_what_a_page_shows() {
         assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
     }
 }
+
+/// An element that hides what it holds hides the Markdown inside it
+/// whichever tag of its block it is, struck or closed ones too, and
+/// however its style is spaced (the red team's second round).
+#[test]
+fn hidden_elements_hide_the_markdown_they_hold() {
+    let src = "Intro.\n\n<div style = \"display:none\">Delta sold the charts.</div>\n\n\
+               <section>\n<div hidden>\n\nFoxtrot sold the charts.\n\n</div>\n</section>\n\n\
+               <del>\n\nCharlie sold the charts.\n\n</del>\n\n\
+               <details><summary>More</summary>\n\nBravo sold the charts.\n\n</details>\n\n\
+               <div hidden title=\"</div>\">\n\nGolf sold the charts.\n\n</div>\n\n\
+               Kilo watched <span style = \"display:none\">never</span> the sea.\n\nThe end.\n";
+    let ex = extract(src);
+    assert_eq!(ex.text.len(), src.len());
+    for gone in ["Delta", "Foxtrot", "Charlie", "Bravo", "Golf", "never"] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    for kept in ["Intro.", "Kilo watched", "the sea.", "The end."] {
+        assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
+    }
+    let paras: Vec<String> = ex
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.kind, BlockKind::Para))
+        .map(|b| crate::text::collapse_ws(&ex.text[b.start..b.end]))
+        .collect();
+    assert!(paras.iter().any(|p| p == "The end."), "{paras:?}");
+    assert!(!paras.iter().any(|p| p.contains("sold")), "{paras:?}");
+}
