@@ -6,9 +6,11 @@
 //! middle of the character over at least the height of a small letter,
 //! and it is opaque: whatever its colour, the page shows the box. A thin
 //! bar (an underline, a table rule, a line struck through words) hides
-//! nothing; neither does a translucent, soft-masked or blended box (a
-//! highlighter multiplies with the page: the reader sees the text through
-//! it), nor a box drawn before the text (a background).
+//! nothing; neither does a translucent or soft-masked box, nor a box
+//! mixed with the page (a highlighter multiplies with it: the reader sees
+//! the text through it) unless the mix leaves it as it is (black
+//! multiplied, white screened), nor a box drawn before the text (a
+//! background).
 //!
 //! pdf-extract reports fills in drawing order but does not follow the
 //! usual colour operators (`g`, `rg`, `k`) nor transparency, so
@@ -50,8 +52,8 @@ pub(super) fn mark_fills(doc: &mut Document) {
         if !fill_after && boxes.is_empty() {
             continue;
         }
-        let alphas = fill_alphas(doc, &super::layers::page_resources(doc, page));
-        let mut ops = marked(content.operations, &alphas);
+        let states = gstates(doc, &super::layers::page_resources(doc, page));
+        let mut ops = marked(content.operations, &states);
         // The page's boxes drawn last, on the page as it was at the start.
         if !boxes.is_empty() {
             ops.insert(0, Operation::new("q", Vec::new()));
@@ -66,8 +68,12 @@ pub(super) fn mark_fills(doc: &mut Document) {
                 ops.push(Operation::new("f", Vec::new()));
             }
         }
+        // A stream of its own: pages may share one, and not their boxes.
         if let Ok(encoded) = (Content { operations: ops }).encode() {
-            let _ = doc.change_page_content(page, encoded);
+            let stream = doc.add_object(lopdf::Stream::new(lopdf::Dictionary::new(), encoded));
+            if let Ok(p) = doc.get_dictionary_mut(page) {
+                p.set("Contents", stream);
+            }
         }
     }
 }
@@ -118,7 +124,18 @@ fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> {
             square && shown && opaque && filled,
             nums(a.get(b"Rect").ok()).as_slice(),
         ) {
-            out.push([x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1)]);
+            // The square is drawn inside its rectangle by `/RD` (left,
+            // top, right, bottom).
+            let rd = match nums(a.get(b"RD").ok()).as_slice() {
+                &[l, t, r, b] => [l, t, r, b].map(|v| v.max(0.0)),
+                _ => [0.0; 4],
+            };
+            out.push([
+                x0.min(x1) + rd[0],
+                y0.min(y1) + rd[3],
+                x0.max(x1) - rd[2],
+                y0.max(y1) - rd[1],
+            ]);
         }
     }
     out
@@ -134,9 +151,29 @@ fn set_grey(out: &mut Vec<Operation>, hiding: bool) {
     out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
 }
 
-/// The fill opacity (`/ca`) of each graphics state these resources name
-/// (none with a blend mode that mixes).
-fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64, f64)> {
+/// How a graphics state mixes what it paints with the page.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Blend {
+    Normal,
+    /// Multiply, Darken, ColorBurn: a black box stays black.
+    Darkens,
+    /// Screen, Lighten, ColorDodge: a white box stays white.
+    Lightens,
+    /// Any other mix, or a soft mask: how much shows is not known.
+    Mixes,
+}
+
+/// What a named graphics state (`/GS1 gs`) sets; `None` for what it leaves
+/// as it was.
+#[derive(Debug, Clone, Copy, Default)]
+struct GState {
+    fill_alpha: Option<f64>,
+    stroke_alpha: Option<f64>,
+    blend: Option<Blend>,
+}
+
+/// The graphics states these resources name.
+fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, GState)> {
     fn dict<'a>(doc: &'a Document, o: &'a Object) -> Option<&'a Dictionary> {
         deref(doc, o).as_dict().ok()
     }
@@ -146,119 +183,173 @@ fn fill_alphas(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, f64, 
             continue;
         };
         for (name, o) in states.iter() {
-            let state = dict(doc, o);
+            let Some(state) = dict(doc, o) else {
+                continue;
+            };
             let alpha = |key: &[u8]| {
                 state
-                    .and_then(|s| s.get(key).ok().and_then(|v| v.as_float().ok()))
-                    .map_or(1.0, f64::from)
+                    .get(key)
+                    .ok()
+                    .and_then(|v| deref(doc, v).as_float().ok())
+                    .map(f64::from)
             };
-            let (ca, stroke) = (alpha(b"ca"), alpha(b"CA"));
-            // A blend mode other than the normal one (Multiply, Screen…)
-            // mixes the box with the text under it: it hides nothing.
-            let blends = state
-                .and_then(|s| s.get(b"BM").ok())
-                .and_then(|bm| bm.as_name().ok())
-                .is_some_and(|n| n != b"Normal" && n != b"Compatible");
-            // So does a soft mask: how much of the box shows is not known.
+            // A blend mode's name, or the first of an array of them.
+            let mode = state.get(b"BM").ok().map(|bm| deref(doc, bm)).and_then(|bm| match bm {
+                Object::Name(n) => Some(n.clone()),
+                Object::Array(a) => a.first().and_then(|n| n.as_name().ok()).map(<[u8]>::to_vec),
+                _ => None,
+            });
+            let mut blend = mode.map(|n| match n.as_slice() {
+                b"Normal" | b"Compatible" => Blend::Normal,
+                b"Multiply" | b"Darken" | b"ColorBurn" => Blend::Darkens,
+                b"Screen" | b"Lighten" | b"ColorDodge" => Blend::Lightens,
+                _ => Blend::Mixes,
+            });
             let masked = state
-                .and_then(|s| s.get(b"SMask").ok())
-                .is_some_and(|m| m.as_name().map_or(true, |n| n != b"None"));
-            let (ca, stroke) = if blends || masked {
-                (0.0, 0.0)
-            } else {
-                (ca, stroke)
-            };
-            out.push((name.clone(), ca, stroke));
+                .get(b"SMask")
+                .ok()
+                .map(|m| m.as_name().map_or(true, |n| n != b"None"));
+            match masked {
+                Some(true) => blend = Some(Blend::Mixes),
+                // `/SMask /None` ends a mask: the mode set, or normal.
+                Some(false) if blend.is_none() => blend = Some(Blend::Normal),
+                _ => {}
+            }
+            out.push((
+                name.clone(),
+                GState {
+                    fill_alpha: alpha(b"ca"),
+                    stroke_alpha: alpha(b"CA"),
+                    blend,
+                },
+            ));
         }
     }
     out
 }
 
 /// The operations with a grey set before each fill: [`HIDES`] when the
-/// fill is opaque in a known colour, [`SHOWS`] otherwise (a pattern). A
-/// straight line stroked thick (two units or more) and opaque is a bar
-/// too: a hiding box of its extent is filled where it is stroked.
-fn marked(ops: Vec<Operation>, alphas: &[(Vec<u8>, f64, f64)]) -> Vec<Operation> {
+/// fill hides what is under it (see [`hides`]), [`SHOWS`] otherwise. A
+/// path stroked thick (two units or more) that hides is a bar too: a
+/// hiding box is filled over each of its straight segments across or
+/// down the page.
+fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<Operation> {
     let num = |o: &Object| o.as_float().map(f64::from).ok();
-    let hides = |(colour, alpha): (bool, f64)| colour && alpha >= 0.9;
-    // Whether the fill and stroke colours are known (not a pattern), their
-    // opacity, and the line width.
+    // The fill and stroke luminance (None: a pattern, whose look is not
+    // known) and opacity, the blend mode and the line width.
     #[derive(Clone, Copy)]
     struct State {
-        fill: (bool, f64),
-        stroke: (bool, f64),
+        fill: (Option<f64>, f64),
+        stroke: (Option<f64>, f64),
+        blend: Blend,
         width: f64,
     }
+    // Does paint of this luminance and opacity hide what is under it?
+    let hides = |(lum, alpha): (Option<f64>, f64), blend: Blend| {
+        alpha >= 0.9
+            && lum.is_some_and(|l| match blend {
+                Blend::Normal => true,
+                Blend::Darkens => l <= 0.05,
+                Blend::Lightens => l >= 0.95,
+                Blend::Mixes => false,
+            })
+    };
     let mut state = State {
-        fill: (true, 1.0),
-        stroke: (true, 1.0),
+        fill: (Some(0.0), 1.0),
+        stroke: (Some(0.0), 1.0),
+        blend: Blend::Normal,
         width: 1.0,
     };
     let mut saved = Vec::new();
-    // The current path's points while it is one straight segment.
-    let mut segment: Option<Vec<(f64, f64)>> = Some(Vec::new());
+    // The straight segments of the path being built, the current point and
+    // the start of its subpath.
+    let mut segments: Vec<((f64, f64), (f64, f64))> = Vec::new();
+    let mut current = (0.0, 0.0);
+    let mut start = (0.0, 0.0);
     let mut out = Vec::with_capacity(ops.len() + 8);
     for op in ops {
         let nums: Vec<f64> = op.operands.iter().filter_map(num).collect();
-        match op.operator.as_str() {
-            "q" => saved.push(state),
-            "Q" => state = saved.pop().unwrap_or(state),
-            "g" | "rg" | "k" | "sc" | "scn" => state.fill.0 = colour(&nums),
-            "G" | "RG" | "K" | "SC" | "SCN" => state.stroke.0 = colour(&nums),
-            "cs" => state.fill.0 = true,
-            "CS" => state.stroke.0 = true,
-            "w" => state.width = nums.first().copied().unwrap_or(1.0).abs(),
-            "gs" => {
+        match (op.operator.as_str(), nums.as_slice()) {
+            ("q", _) => saved.push(state),
+            ("Q", _) => state = saved.pop().unwrap_or(state),
+            ("g" | "rg" | "k" | "sc" | "scn", _) => state.fill.0 = luminance(&nums),
+            ("G" | "RG" | "K" | "SC" | "SCN", _) => state.stroke.0 = luminance(&nums),
+            ("cs", _) => state.fill.0 = Some(0.0),
+            ("CS", _) => state.stroke.0 = Some(0.0),
+            ("w", _) => state.width = nums.first().copied().unwrap_or(1.0).abs(),
+            ("gs", _) => {
                 let name = op.operands.first().and_then(|n| n.as_name().ok());
-                if let Some((_, fill, stroke)) =
-                    alphas.iter().find(|(n, _, _)| Some(n.as_slice()) == name)
-                {
-                    state.fill.1 = *fill;
-                    state.stroke.1 = *stroke;
+                if let Some((_, g)) = states.iter().find(|(n, _)| Some(n.as_slice()) == name) {
+                    state.fill.1 = g.fill_alpha.unwrap_or(state.fill.1);
+                    state.stroke.1 = g.stroke_alpha.unwrap_or(state.stroke.1);
+                    state.blend = g.blend.unwrap_or(state.blend);
                 }
             }
-            "m" | "l" => {
-                if let (Some(pts), &[x, y]) = (segment.as_mut(), nums.as_slice()) {
-                    // A new "m" starts another subpath: no longer one line.
-                    if op.operator == "m" && !pts.is_empty() {
-                        segment = None;
-                    } else {
-                        pts.push((x, y));
-                    }
-                }
+            ("m", &[x, y]) => {
+                current = (x, y);
+                start = (x, y);
             }
-            "re" | "c" | "v" | "y" | "h" => segment = None,
-            "S" => {
-                let bar = segment.take().filter(|pts| pts.len() == 2).and_then(|pts| {
-                    let ((x1, y1), (x2, y2)) = (pts[0], pts[1]);
+            ("l", &[x, y]) => {
+                segments.push((current, (x, y)));
+                current = (x, y);
+            }
+            ("re", &[x, y, w, h]) => {
+                let corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)];
+                for k in 0..4 {
+                    segments.push((corners[k], corners[(k + 1) % 4]));
+                }
+                current = (x, y);
+                start = (x, y);
+            }
+            // A curve drawn straight (its control points on its chord).
+            ("c" | "v" | "y", _) if nums.len() >= 4 => {
+                let end = (nums[nums.len() - 2], nums[nums.len() - 1]);
+                let controls: Vec<(f64, f64)> =
+                    nums[..nums.len() - 2].chunks(2).map(|c| (c[0], c[1])).collect();
+                let on_chord = |p: &(f64, f64)| {
+                    (p.0 - current.0).abs() < 1e-6 && (end.0 - current.0).abs() < 1e-6
+                        || (p.1 - current.1).abs() < 1e-6 && (end.1 - current.1).abs() < 1e-6
+                };
+                if controls.iter().all(on_chord) {
+                    segments.push((current, end));
+                }
+                current = end;
+            }
+            ("h", _) => {
+                segments.push((current, start));
+                current = start;
+            }
+            ("S" | "s", _) => {
+                if op.operator == "s" {
+                    segments.push((current, start));
+                }
+                if state.width >= 2.0 && hides(state.stroke, state.blend) {
                     let half = state.width / 2.0;
-                    (state.width >= 2.0 && hides(state.stroke)).then_some(
-                        if (y1 - y2).abs() < 1e-6 {
+                    for ((x1, y1), (x2, y2)) in segments.drain(..) {
+                        let bar = if (y1 - y2).abs() < 1e-6 {
                             [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
                         } else if (x1 - x2).abs() < 1e-6 {
                             [x1 - half, y1.min(y2), state.width, (y1 - y2).abs()]
                         } else {
-                            return None;
-                        },
-                    )
-                });
-                if let Some(r) = bar {
-                    set_grey(&mut out, true);
-                    out.push(Operation::new(
-                        "re",
-                        r.iter().map(|v| Object::Real(*v as f32)).collect(),
-                    ));
-                    out.push(Operation::new("f", Vec::new()));
+                            continue;
+                        };
+                        set_grey(&mut out, true);
+                        out.push(Operation::new(
+                            "re",
+                            bar.iter().map(|v| Object::Real(*v as f32)).collect(),
+                        ));
+                        out.push(Operation::new("f", Vec::new()));
+                    }
                 }
-                segment = Some(Vec::new());
+                segments.clear();
             }
-            f if is_fill(f) => {
-                set_grey(&mut out, hides(state.fill));
+            (f, _) if is_fill(f) => {
+                set_grey(&mut out, hides(state.fill, state.blend));
                 out.push(Operation::new("f", Vec::new()));
-                segment = Some(Vec::new());
+                segments.clear();
                 continue;
             }
-            "n" | "s" => segment = Some(Vec::new()),
+            ("n", _) => segments.clear(),
             _ => {}
         }
         out.push(op);
@@ -275,6 +366,22 @@ fn is_fill(op: &str) -> bool {
 /// pattern, whose look is not known?
 fn colour(c: &[f64]) -> bool {
     (1..=4).contains(&c.len())
+}
+
+/// The luminance of a grey (or one ink's tint), RGB or CMYK colour given
+/// by its components; `None` for a pattern.
+fn luminance(c: &[f64]) -> Option<f64> {
+    let rgb = |r: f64, g: f64, b: f64| 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    match *c {
+        [g] => Some(g),
+        [r, g, b] => Some(rgb(r, g, b)),
+        [c, m, y, k] => Some(rgb(
+            (1.0 - c) * (1.0 - k),
+            (1.0 - m) * (1.0 - k),
+            (1.0 - y) * (1.0 - k),
+        )),
+        _ => None,
+    }
 }
 
 /// A rectangle on the page, in the page's units: left, bottom, right, top.

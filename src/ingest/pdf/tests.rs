@@ -336,8 +336,9 @@ fn book(pages: &[(bool, &str)]) -> Vec<u8> {
 
 /// A document of pages drawn by these content streams, each with `/F1` in
 /// Helvetica (true) or in the UTF-16 font (false), `/GS1` a graphics
-/// state of 30% opacity, `/GS2` one that multiplies and `/GS3` one with
-/// a soft mask.
+/// state of 30% opacity, `/GS2` one that multiplies, `/GS3` one with
+/// a soft mask, `/GS4` one that sets only a line width and `/GS5` one that
+/// multiplies, named in an array.
 fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
     use lopdf::{Stream, dictionary};
     let mut doc = Document::with_version("1.5");
@@ -372,6 +373,8 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                         "GS1" => dictionary! { "ca" => 0.3 },
                         "GS2" => dictionary! { "BM" => "Multiply" },
                         "GS3" => dictionary! { "SMask" => dictionary! { "S" => "Luminosity" } },
+                        "GS4" => dictionary! { "LW" => 2 },
+                        "GS5" => dictionary! { "BM" => vec![Object::Name(b"Multiply".to_vec())] },
                     },
                 },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
@@ -679,4 +682,27 @@ fn a_filled_square_annotation_hides_what_it_covers() {
     ] {
         assert!(t.contains(shown), "{shown}: {t}");
     }
+}
+
+/// A black box multiplied with the page, or a white one screened, stays
+/// as it is and hides; a state that sets no opacity leaves it as it was;
+/// a stroked rectangle of no height, a polyline or a closed stroke drawn
+/// thick is a bar (the red team's second round).
+#[test]
+fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
+    let line = |y: u32, text: &str| format!("BT /F1 12 Tf 72 {y} Td ({text}) Tj ET ");
+    let ops = [
+        line(700, "The keeper was never paid.") + "q /GS2 gs 0 g 60 696 300 14 re f Q ",
+        line(650, "The cook was never sober.") + "q /GS5 gs 0 g 60 646 300 14 re f Q ",
+        line(600, "A line seen through a wash.") + "q /GS1 gs /GS4 gs 0 g 60 596 300 14 re f Q ",
+        line(550, "The bell was never rung.") + "0 G 12 w 150 554 40 0 re S ",
+        line(500, "The boat was never seen.") + "0 G 12 w 150 504 m 170 504 l 190 504 l S ",
+        line(450, "The lamp was lit at dusk."),
+    ]
+    .concat();
+    let ex = extract(&drawn(&[(true, ops)])).expect("read");
+    let t = crate::ingest::collapse_ws(&ex.text);
+    assert!(!t.contains("never"), "{t}");
+    assert!(t.contains("A line seen through a wash."), "{t}");
+    assert!(t.contains("The lamp was lit at dusk."), "{t}");
 }
