@@ -10,6 +10,7 @@ use super::{BlockKind, Extracted};
 use lopdf::{Dictionary, Document, Object};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
+mod annots;
 mod cover;
 mod folios;
 mod hyphen;

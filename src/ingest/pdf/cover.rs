@@ -24,7 +24,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 use pdf_extract::{ColorSpace, Path, PathOp, Transform};
 
 /// The grey set before a fill that hides; any other fill gets [`SHOWS`].
-const HIDES: f64 = 0.0;
+pub(super) const HIDES: f64 = 0.0;
 const SHOWS: f64 = 0.5;
 
 /// Rewrite the content of every page that fills a shape after drawing
@@ -48,7 +48,7 @@ pub(super) fn mark_fills(doc: &mut Document) {
         let fill_after = ops[text..]
             .iter()
             .any(|o| is_fill(&o.operator) || o.operator == "S");
-        let boxes = annotation_boxes(doc, page);
+        let boxes = super::annots::annotation_boxes(doc, page);
         if !fill_after && boxes.is_empty() {
             continue;
         }
@@ -78,69 +78,6 @@ pub(super) fn mark_fills(doc: &mut Document) {
     }
 }
 
-/// The boxes a page's annotations draw over it that hide what is under
-/// them: a square one (a rectangle drawn with a viewer's comment tools,
-/// often used to black out words) filled opaque, and shown. Left, bottom,
-/// right, top, on the page.
-fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> {
-    let nums = |o: Option<&Object>| -> Vec<f64> {
-        o.map(|o| deref(doc, o))
-            .and_then(|o| o.as_array().ok())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| deref(doc, v).as_float().ok().map(f64::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let Some(annots) = doc
-        .get_dictionary(page)
-        .ok()
-        .and_then(|p| p.get(b"Annots").ok())
-        .and_then(|a| deref(doc, a).as_array().ok())
-    else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for a in annots {
-        let Ok(a) = deref(doc, a).as_dict() else {
-            continue;
-        };
-        let num = |key: &[u8]| {
-            a.get(key)
-                .ok()
-                .and_then(|v| deref(doc, v).as_float().ok())
-                .map(f64::from)
-        };
-        let square = a
-            .get(b"Subtype")
-            .and_then(Object::as_name)
-            .is_ok_and(|n| n == b"Square");
-        // Hidden (2) or not shown on screen (32).
-        let shown = num(b"F").is_none_or(|f| (f as i64) & (2 | 32) == 0);
-        let opaque = num(b"CA").is_none_or(|ca| ca >= 0.9);
-        let filled = colour(&nums(a.get(b"IC").ok()));
-        if let (true, &[x0, y0, x1, y1]) = (
-            square && shown && opaque && filled,
-            nums(a.get(b"Rect").ok()).as_slice(),
-        ) {
-            // The square is drawn inside its rectangle by `/RD` (left,
-            // top, right, bottom).
-            let rd = match nums(a.get(b"RD").ok()).as_slice() {
-                &[l, t, r, b] => [l, t, r, b].map(|v| v.max(0.0)),
-                _ => [0.0; 4],
-            };
-            out.push([
-                x0.min(x1) + rd[0],
-                y0.min(y1) + rd[3],
-                x0.max(x1) - rd[2],
-                y0.max(y1) - rd[1],
-            ]);
-        }
-    }
-    out
-}
-
 /// Set the grey a fill carries: [`HIDES`] or [`SHOWS`].
 fn set_grey(out: &mut Vec<Operation>, hiding: bool) {
     let grey = if hiding { HIDES } else { SHOWS };
@@ -166,14 +103,14 @@ enum Blend {
 /// What a named graphics state (`/GS1 gs`) sets; `None` for what it leaves
 /// as it was.
 #[derive(Debug, Clone, Copy, Default)]
-struct GState {
+pub(super) struct GState {
     fill_alpha: Option<f64>,
     stroke_alpha: Option<f64>,
     blend: Option<Blend>,
 }
 
 /// The graphics states these resources name.
-fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, GState)> {
+pub(super) fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, GState)> {
     fn dict<'a>(doc: &'a Document, o: &'a Object) -> Option<&'a Dictionary> {
         deref(doc, o).as_dict().ok()
     }
@@ -194,11 +131,17 @@ fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, GState)> 
                     .map(f64::from)
             };
             // A blend mode's name, or the first of an array of them.
-            let mode = state.get(b"BM").ok().map(|bm| deref(doc, bm)).and_then(|bm| match bm {
-                Object::Name(n) => Some(n.clone()),
-                Object::Array(a) => a.first().and_then(|n| n.as_name().ok()).map(<[u8]>::to_vec),
-                _ => None,
-            });
+            let mode = state
+                .get(b"BM")
+                .ok()
+                .map(|bm| deref(doc, bm))
+                .and_then(|bm| match bm {
+                    Object::Name(n) => Some(n.clone()),
+                    Object::Array(a) => {
+                        a.first().and_then(|n| n.as_name().ok()).map(<[u8]>::to_vec)
+                    }
+                    _ => None,
+                });
             let mut blend = mode.map(|n| match n.as_slice() {
                 b"Normal" | b"Compatible" => Blend::Normal,
                 b"Multiply" | b"Darken" | b"ColorBurn" => Blend::Darkens,
@@ -233,7 +176,7 @@ fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>, GState)> 
 /// path stroked thick (two units or more) that hides is a bar too: a
 /// hiding box is filled over each of its straight segments across or
 /// down the page.
-fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<Operation> {
+pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<Operation> {
     let num = |o: &Object| o.as_float().map(f64::from).ok();
     // The fill and stroke luminance (None: a pattern, whose look is not
     // known) and opacity, the blend mode and the line width.
@@ -304,8 +247,10 @@ fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<Operation> {
             // A curve drawn straight (its control points on its chord).
             ("c" | "v" | "y", _) if nums.len() >= 4 => {
                 let end = (nums[nums.len() - 2], nums[nums.len() - 1]);
-                let controls: Vec<(f64, f64)> =
-                    nums[..nums.len() - 2].chunks(2).map(|c| (c[0], c[1])).collect();
+                let controls: Vec<(f64, f64)> = nums[..nums.len() - 2]
+                    .chunks(2)
+                    .map(|c| (c[0], c[1]))
+                    .collect();
                 let on_chord = |p: &(f64, f64)| {
                     (p.0 - current.0).abs() < 1e-6 && (end.0 - current.0).abs() < 1e-6
                         || (p.1 - current.1).abs() < 1e-6 && (end.1 - current.1).abs() < 1e-6
@@ -364,7 +309,7 @@ fn is_fill(op: &str) -> bool {
 
 /// Do these components give a colour (grey, RGB, CMYK or one ink), not a
 /// pattern, whose look is not known?
-fn colour(c: &[f64]) -> bool {
+pub(super) fn colour(c: &[f64]) -> bool {
     (1..=4).contains(&c.len())
 }
 

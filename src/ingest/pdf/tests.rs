@@ -706,3 +706,72 @@ fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
     assert!(t.contains("A line seen through a wash."), "{t}");
     assert!(t.contains("The lamp was lit at dusk."), "{t}");
 }
+
+/// Annotations whose appearance paints an opaque box or picture over
+/// words hide them (a text box with a white background, a stamp), as does
+/// thick ink; a square whose appearance paints nothing hides nothing.
+#[test]
+fn annotations_hide_what_their_appearance_covers() {
+    use lopdf::{Stream, dictionary};
+    let line = |y: u32, text: &str| format!("BT /F1 12 Tf 72 {y} Td ({text}) Tj ET ");
+    let ops = [
+        line(700, "The keeper did never leave the lamp."),
+        line(650, "The cook was never sober at all."),
+        line(600, "The bell was never rung that year."),
+        line(550, "The boat came every week."),
+    ]
+    .concat();
+    let mut doc = Document::load_mem(&drawn(&[(true, ops)])).expect("made");
+    let page = *doc.get_pages().values().next().expect("a page");
+    let appearance = |doc: &mut Document, content: &str, resources: lopdf::Dictionary| {
+        doc.add_object(Stream::new(
+            dictionary! { "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 40.into(), 16.into()], "Resources" => resources },
+            content.as_bytes().to_vec(),
+        ))
+    };
+    let whiteout = appearance(
+        &mut doc,
+        "q 1 g 0 0 40 16 re f Q BT /F1 8 Tf 2 4 Td (ok) Tj ET",
+        dictionary! {},
+    );
+    let image = doc.add_object(Stream::new(
+        dictionary! { "Type" => "XObject", "Subtype" => "Image", "Width" => 1, "Height" => 1,
+        "ColorSpace" => "DeviceGray", "BitsPerComponent" => 8 },
+        vec![0u8],
+    ));
+    let stamp = appearance(
+        &mut doc,
+        "q 40 0 0 16 0 0 cm /Im1 Do Q",
+        dictionary! { "XObject" => dictionary! { "Im1" => image } },
+    );
+    let nothing = appearance(&mut doc, "", dictionary! {});
+    let rect = |y: f32| {
+        vec![
+            Object::Real(150.0),
+            Object::Real(y),
+            Object::Real(190.0),
+            Object::Real(y + 16.0),
+        ]
+    };
+    let annots = vec![
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "FreeText",
+        "Rect" => rect(696.0), "AP" => dictionary! { "N" => whiteout } }),
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Stamp",
+        "Rect" => rect(646.0), "AP" => dictionary! { "N" => stamp } }),
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Ink",
+        "Rect" => rect(596.0), "C" => vec![Object::Integer(0)],
+        "BS" => dictionary! { "W" => 10 },
+        "InkList" => vec![Object::Array(vec![150.into(), 604.into(), 170.into(), 605.into(), 190.into(), 604.into()])] }),
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Square",
+        "Rect" => rect(546.0), "IC" => vec![Object::Integer(0)], "AP" => dictionary! { "N" => nothing } }),
+    ];
+    doc.get_dictionary_mut(page)
+        .expect("page")
+        .set("Annots", annots);
+    let mut bytes = Vec::new();
+    doc.save_to(&mut bytes).expect("saved");
+    let t = crate::ingest::collapse_ws(&extract(&bytes).expect("read").text);
+    assert!(!t.contains("never"), "{t}");
+    assert!(t.contains("The boat came every week."), "{t}");
+}
