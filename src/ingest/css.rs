@@ -67,6 +67,22 @@ impl Style {
             .iter()
             .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
         let reversed = self.overrides() && self.direction() == Some(true);
+        // Its text drawn in the colour of its own background (the
+        // "redacted" bar: `background: #000; color: #000`).
+        let colour_of = |props: &[&str]| {
+            decls
+                .iter()
+                .rev()
+                .find(|(p, _)| props.contains(p))
+                .map(|(_, v)| same_colour(v))
+        };
+        let on_itself = match (
+            colour_of(&["color"]),
+            colour_of(&["background", "background-color"]),
+        ) {
+            (Some(Some(c)), Some(Some(b))) => c == b,
+            _ => false,
+        };
         // Turned to show its back, which is not drawn.
         let back_turned = has("backface-visibility", &|v| v == "hidden")
             && has("transform", &|v| {
@@ -80,9 +96,17 @@ impl Style {
                             })
                 })
             });
+        // Indented a page's width away with what overflows hidden
+        // (`text-indent: 100%; overflow: hidden`).
+        let indented_away = has("overflow", &overflow)
+            && has("text-indent", &|v| {
+                length(v).is_some_and(|(x, unit)| (unit == "%" && x >= 100.0) || x >= 999.0)
+            });
         squeezed
             || reversed
             || back_turned
+            || on_itself
+            || indented_away
             || decls.iter().any(|&(prop, value)| match prop {
                 "display" => value == "none",
                 // Struck through, as `<s>` is: words shown as deleted.
@@ -117,7 +141,22 @@ impl Style {
                 "mask" | "mask-image" | "-webkit-mask" | "-webkit-mask-image" => masks_all(value),
                 // The transform properties of their own.
                 "scale" => value.split(' ').any(faint),
+                // Turned edge-on about an axis in the page (`rotate: x 90deg`).
+                "rotate" => {
+                    value.split(' ').next().is_some_and(|a| matches!(a, "x" | "y"))
+                        && value.split(' ').filter_map(length).any(|(x, unit)| {
+                            unit == "deg" && ((x.abs() - 90.0).abs() < 1.0 || (x.abs() - 270.0).abs() < 1.0)
+                        })
+                }
                 "translate" => value.split(' ').any(far_off),
+                // Set far from the right or bottom edge: off the left or top.
+                "right" | "bottom"
+                    if length(value).is_some_and(|(x, unit)| {
+                        matches!(unit, "px" | "pt" | "") && x >= 999.0
+                    }) =>
+                {
+                    true
+                }
                 "left" | "top" | "right" | "bottom" | "text-indent" | "margin-left" | "margin-top" => {
                     far_off(value)
                 }
@@ -277,6 +316,11 @@ fn length(v: &str) -> Option<(f64, &str)> {
     // `calc(0px)`: the one value it holds; `calc(0 * 1px)`: nothing.
     if let Some(inner) = v.strip_prefix("calc(").and_then(|i| i.strip_suffix(')')) {
         let inner = inner.trim();
+        if let Some((a, b)) = inner.split_once(" + ") {
+            let (a, b) = (length(a.trim())?, length(b.trim())?);
+            return (a.1 == b.1 || a.0 == 0.0 || b.0 == 0.0)
+                .then_some((a.0 + b.0, if a.1.is_empty() { b.1 } else { a.1 }));
+        }
         if let Some((a, b)) = inner.split_once('*') {
             let (a, b) = (length(a.trim())?, length(b.trim())?);
             let unit = if a.1.is_empty() { b.1 } else { a.1 };
@@ -332,7 +376,33 @@ fn transparent(v: &str) -> bool {
             // `color(srgb 0 0 0 / 0)`: the space, three values, the alpha.
             || *f == "color" && args.len() == 5 && faint(args[4])
             // `color-mix(in srgb, transparent 100%, red)`.
-            || *f == "color-mix" && args.windows(2).any(|w| w[0] == "transparent" && w[1] == "100%")
+            || *f == "color-mix"
+                && (args.windows(2).any(|w| w[0] == "transparent" && w[1] == "100%")
+                    || args.windows(2).any(|w| w[0] != "transparent" && w[1] == "0%")
+                    || args.iter().filter(|a| **a == "transparent").count() == 2)
+    })
+}
+
+/// A plain colour, written one way for every way of writing it that is
+/// black or white (`#000`, `black`, `rgb(0,0,0)`); others as written.
+fn same_colour(v: &str) -> Option<String> {
+    let v = v
+        .split(' ')
+        .find(|w| !w.starts_with("url(") && *w != "none")?;
+    // Keywords that name no colour of their own.
+    if ["inherit", "initial", "unset", "revert", "currentcolor"].contains(&v)
+        || v.starts_with("var(")
+    {
+        return None;
+    }
+    let black = ["#000", "#000000", "black", "rgb(0,0,0)"];
+    let white = ["#fff", "#ffffff", "white", "rgb(255,255,255)"];
+    Some(if black.contains(&v) {
+        "black".into()
+    } else if white.contains(&v) {
+        "white".into()
+    } else {
+        v.to_string()
     })
 }
 
@@ -346,9 +416,7 @@ fn masks_all(v: &str) -> bool {
             .iter()
             .filter(|a| length(a).is_none() && !directions.contains(a))
             .collect();
-        f.ends_with("gradient")
-            && !colours.is_empty()
-            && colours.iter().all(|c| **c == "transparent")
+        f.ends_with("gradient") && !colours.is_empty() && colours.iter().all(|c| transparent(c))
     })
 }
 
@@ -437,6 +505,15 @@ mod tests {
             "-webkit-mask-image: linear-gradient(to right, transparent 0%, transparent 100%)",
             "color: color-mix(in srgb, transparent 100%, red)",
             "backface-visibility: hidden; transform: rotateY(180deg)",
+            "background: #000; color: #000",
+            "background-color: black; color: #000000",
+            "text-indent: 100%; white-space: nowrap; overflow: hidden",
+            "position: absolute; right: 9999px",
+            "rotate: x 90deg",
+            "color: color-mix(in srgb, transparent, transparent)",
+            "color: color-mix(in srgb, red 0%, transparent)",
+            "mask-image: linear-gradient(#0000, #0000)",
+            "font-size: calc(0px + 0px)",
         ] {
             assert!(hides(hiding), "{hiding}");
         }
@@ -483,6 +560,14 @@ mod tests {
             "mask-image: linear-gradient(black, transparent)",
             "color: color-mix(in srgb, transparent 30%, red)",
             "backface-visibility: hidden; transform: rotateY(20deg)",
+            "background: #000; color: #fff",
+            "background: yellow; color: black",
+            "text-indent: 2em; overflow: hidden",
+            "right: 10px",
+            "rotate: 20deg",
+            "rotate: z 90deg",
+            "font-size: calc(1em + 2px)",
+            "background: inherit; color: inherit",
         ] {
             assert!(!hides(showing), "{showing}");
         }

@@ -12,7 +12,7 @@ use scraper::{Html, Node};
 const SKIP: &[&str] = &[
     "script", "style", "noscript", "template", "nav", "head", "svg", "iframe", "object", "button",
     "select", "form", "footer", "del", "s", "strike", "img", "input", "canvas", "math", "rt", "rp",
-    "textarea", "video", "audio", "datalist", "title", "noembed", "noframes",
+    "textarea", "video", "audio", "datalist", "title", "noembed", "noframes", "progress", "meter",
 ];
 /// Skipped elements a reader never sees in the line: no mark. (A ruby
 /// annotation `<rt>` is set above its base text, not in the line.)
@@ -128,18 +128,19 @@ fn walk(
                 // A mark takes the rest of the word it touches: under
                 // `<s>un</s>safe` or `<img>here` the page shows no word
                 // "safe" or "here" (a word starting anew is kept).
-                let touched = t
+                let rest = t
                     .text
+                    .trim_start_matches(['\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}']);
+                let touched = rest
                     .find(|c: char| !c.is_alphanumeric())
-                    .unwrap_or(t.text.len());
-                let continues = t
-                    .text
-                    .starts_with(|c: char| c.is_lowercase() || c.is_numeric());
-                buf.push_str(if continues {
-                    &t.text[touched..]
-                } else {
-                    &t.text
-                });
+                    .unwrap_or(rest.len());
+                // A word goes on in small letters or digits, or, set in
+                // capitals, in capitals ("<s>UN</s>SAFE").
+                let word = &rest[..touched];
+                let capitals = word.chars().count() > 1 && !word.chars().any(char::is_lowercase);
+                let continues =
+                    rest.starts_with(|c: char| c.is_lowercase() || c.is_numeric()) || capitals;
+                buf.push_str(if continues { &rest[touched..] } else { &t.text });
             }
             Node::Text(t) => buf.push_str(&t.text),
             Node::Element(el) => {
@@ -342,6 +343,8 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
                 .attr("dir")
                 .is_some_and(|d| d.eq_ignore_ascii_case("rtl")))
         || (el.name() == "dialog" && el.attr("open").is_none())
+        // Shown only when opened (`popover`), as a closed dialog.
+        || el.attr("popover").is_some()
         || el.attr("style").is_some_and(super::css::hides)
         || hide.hidden.contains(&id)
         || ((el

@@ -78,7 +78,10 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
                     false,
                 ),
             };
-            let Ok(sel) = Selector::parse(if target.is_empty() { "*" } else { target }) else {
+            let Some(target) = as_loaded(if target.is_empty() { "*" } else { target }) else {
+                continue;
+            };
+            let Ok(sel) = Selector::parse(&target) else {
                 continue;
             };
             for el in doc.select(&sel) {
@@ -221,6 +224,44 @@ fn block_end(s: &str, open: usize) -> usize {
         }
     }
     s.len()
+}
+
+/// A selector as it matches the page as loaded, before the reader does
+/// anything: nothing hovered, focused, checked or targeted. `:not(:hover)`
+/// always holds then (it is dropped); a selector that needs `:hover` never
+/// does (`None`).
+fn as_loaded(selector: &str) -> Option<String> {
+    const STATES: &[&str] = &[
+        "hover",
+        "focus-within",
+        "focus-visible",
+        "focus",
+        "active",
+        "checked",
+        "target",
+        "visited",
+        "popover-open",
+    ];
+    let mut s = selector.to_string();
+    for state in STATES {
+        s = s.replace(&format!(":not(:{state})"), "");
+    }
+    let lower = s.to_ascii_lowercase();
+    if STATES.iter().any(|state| {
+        lower.match_indices(&format!(":{state}")).any(|(i, m)| {
+            !lower[i + m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+        })
+    }) {
+        return None;
+    }
+    // `#t ~ .answer` once `:not(:checked)` is gone: a bare combinator at
+    // either end reads as nothing.
+    let s = s
+        .trim()
+        .trim_start_matches(['~', '+', '>'])
+        .trim()
+        .to_string();
+    Some(if s.is_empty() { "*".to_string() } else { s })
 }
 
 #[cfg(test)]

@@ -447,3 +447,34 @@ fn what_stands_beside_the_line_is_read_apart() {
          Salaries were never raised\n\nA line.\n\nbanner\n\nThe keeper, was.\n\nW"
     );
 }
+
+/// The red team's second round: what a popover, a progress bar or a
+/// meter holds, text on its own colour, a rule that hides until the
+/// reader acts, a word in capitals a mark touches, and a page's width of
+/// indent are not read; a rule that applies only on hover hides nothing.
+#[test]
+fn what_shows_only_when_asked_or_on_itself_is_not_read() {
+    let ex = extract(
+        "<style>.redacted { background: #000; color: #000 }\
+         #t:not(:checked) ~ .answer { display: none }\
+         .card:not(:hover) .back { visibility: hidden }\
+         .tip:hover { display: none }\
+         .kellum { text-indent: 100%; white-space: nowrap; overflow: hidden }</style>\
+         <p>One <span popover>Alpha</span> two <progress>Bravo</progress> three \
+         <meter>Charlie</meter> four.</p>\
+         <p>The pilot <span class=\"redacted\">sold the charts</span> at dawn.</p>\
+         <input type=\"checkbox\" id=\"t\"><p class=\"answer\">Delta hidden answer.</p>\
+         <div class=\"card\"><p class=\"back\">Echo on the back.</p></div>\
+         <p class=\"tip\">Foxtrot shown until hovered.</p>\
+         <p>It is <s>UN</s>SAFE TO SWIM; it is <s>un</s>&#8203;safe too.</p>\
+         <p class=\"kellum\">Golf replaced by an image.</p>",
+    );
+    for gone in [
+        "Alpha", "Bravo", "Charlie", "sold", "Delta", "Echo", "SAFE", "safe", "Golf",
+    ] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    for kept in ["One", "four.", "at dawn.", "Foxtrot shown until hovered."] {
+        assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
+    }
+}
