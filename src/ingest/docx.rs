@@ -280,6 +280,10 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // deletion): shown, not read as text, as HTML's `<s>`; a mark stands
     // in its place.
     let mut struck = false;
+    // The run's text colour and the colour behind it (its highlight or
+    // shading), as Word writes them ("000000", "black"): text in the
+    // colour behind it is a bar, not words.
+    let (mut ink, mut behind) = (None::<String>, None::<String>);
     // The paragraph's style hides its text.
     let mut para_hidden = false;
     // The paragraph's style strikes its text through.
@@ -351,6 +355,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     let (t_hidden, t_struck) = tables.last().copied().unwrap_or_default();
                     (hidden, raised, struck) =
                         (para_hidden || t_hidden, None, para_struck || t_struck);
+                    (ink, behind) = (None, None);
                 }
                 b"tbl" => tables.push((false, false)),
                 b"tr" => {
@@ -426,6 +431,28 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 b"vanish" | b"specVanish" => {
                     hidden = !matches!(attr(&e, b"val").as_deref(), Some("0" | "false" | "off"));
                 }
+                // Letters squeezed to nothing (`w:w`, in percent) or drawn
+                // over each other (`w:spacing`, in twentieths of a point).
+                b"w" if attr(&e, b"val")
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .is_some_and(|v| v < 10.0) =>
+                {
+                    hidden = true;
+                }
+                b"spacing"
+                    if attr(&e, b"val")
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .is_some_and(|v| v <= -120.0) =>
+                {
+                    hidden = true;
+                }
+                b"color" => ink = attr(&e, b"val").map(|v| word_colour(&v)),
+                b"highlight" => behind = attr(&e, b"val").map(|v| word_colour(&v)),
+                b"shd" => {
+                    if let Some(fill) = attr(&e, b"fill").filter(|f| f != "auto") {
+                        behind = Some(word_colour(&fill));
+                    }
+                }
                 b"vertAlign" => {
                     raised = match attr(&e, b"val").as_deref() {
                         Some("superscript") => Some(true),
@@ -446,13 +473,13 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
             Event::Text(_)
                 if in_text
                     && !hidden
-                    && struck
+                    && (struck || on_itself(&ink, &behind))
                     && !para.trim().is_empty()
                     && !para.trim_end().ends_with('\u{FFFC}') =>
             {
                 para.push_str(" \u{FFFC} ");
             }
-            Event::Text(_) if in_text && !hidden && struck => {}
+            Event::Text(_) if in_text && !hidden && (struck || on_itself(&ink, &behind)) => {}
             Event::Text(t) if in_text && !hidden => {
                 let s = t
                     .xml_content()
@@ -542,3 +569,21 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// A Word colour, one way for its names and hex values: "black" and
+/// "000000" alike; "auto" (which Word draws to stand out from what is
+/// behind it) stands for no colour.
+fn word_colour(v: &str) -> String {
+    match v.to_ascii_lowercase().as_str() {
+        "black" | "000000" => "000000".into(),
+        "white" | "ffffff" => "ffffff".into(),
+        "auto" | "none" => "auto".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Is text of colour `ink` drawn on `behind` (its highlight or shading)
+/// in that same colour, a bar of it ("auto" ink stands out from anything)?
+fn on_itself(ink: &Option<String>, behind: &Option<String>) -> bool {
+    matches!((ink, behind), (Some(a), Some(b)) if a == b && a != "auto")
+}

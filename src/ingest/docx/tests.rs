@@ -364,3 +364,41 @@ fn table_styles_hide_and_strike() {
     let ex = extract(&make_docx_styled(body, Some(styles)), 1 << 20).unwrap();
     assert_eq!(ex.text, "Shown.");
 }
+
+/// Text in the colour of its own highlight or shading (black on black, a
+/// redaction in Word), squeezed to nothing or drawn over itself is not
+/// read; auto-coloured text on a dark shading is (Word draws it light).
+#[test]
+fn text_drawn_as_a_bar_is_not_read() {
+    let run = |props: &str, text: &str| {
+        format!(r#"<w:r><w:rPr>{props}</w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>"#)
+    };
+    let body = [
+        run("", "The pilot "),
+        run(
+            r#"<w:color w:val="000000"/><w:highlight w:val="black"/>"#,
+            "sold the charts",
+        ),
+        run("", " at dawn; he "),
+        run(
+            r#"<w:color w:val="000000"/><w:shd w:val="clear" w:fill="000000"/>"#,
+            "never",
+        ),
+        run("", " came, "),
+        run(r#"<w:w w:val="1"/>"#, "squeezed"),
+        run("", " and "),
+        run(r#"<w:spacing w:val="-1584"/>"#, "stacked"),
+        run("", " but "),
+        run(
+            r#"<w:color w:val="auto"/><w:shd w:val="clear" w:fill="000000"/>"#,
+            "light on dark",
+        ),
+        run("", " shows."),
+    ]
+    .concat();
+    let ex = extract(&make_docx(&format!("<w:p>{body}</w:p>")), 1 << 20).unwrap();
+    for gone in ["sold", "never", "squeezed", "stacked"] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    assert!(ex.text.contains("light on dark shows."), "{}", ex.text);
+}
