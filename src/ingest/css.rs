@@ -65,7 +65,13 @@ impl Style {
                 "max-block-size",
             ]
             .iter()
-            .any(|p| has(p, &|v| length(v).is_some_and(|(x, _)| x <= 1.0)));
+            .any(|p| {
+                has(p, &|v| {
+                    length(v).is_some_and(|(x, unit)| {
+                        x == 0.0 || (matches!(unit, "px" | "pt" | "") && x <= 1.0)
+                    })
+                })
+            });
         let reversed = self.overrides() && self.direction() == Some(true);
         // Its text drawn in the colour of its own background (the
         // "redacted" bar: `background: #000; color: #000`).
@@ -568,6 +574,7 @@ mod tests {
             "rotate: z 90deg",
             "font-size: calc(1em + 2px)",
             "background: inherit; color: inherit",
+            "height: 1em; overflow: hidden",
         ] {
             assert!(!hides(showing), "{showing}");
         }

@@ -29,7 +29,13 @@ pub fn extract(text: &str) -> Extracted {
     let options = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
         | Options::ENABLE_FOOTNOTES;
-    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
+    let parser = Parser::new_ext(text, options);
+    // A link reference definition (`[id]: http://… "Title"`) is not
+    // shown: its text is no passage's.
+    for (_, def) in parser.reference_definitions().iter() {
+        comments.push((def.span.clone(), false));
+    }
+    for (event, range) in parser.into_offset_iter() {
         match event {
             Event::Start(Tag::MetadataBlock(_)) => {
                 if text[..range.start]

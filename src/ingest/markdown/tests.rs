@@ -255,3 +255,13 @@ fn hidden_elements_hide_the_markdown_they_hold() {
     assert!(paras.iter().any(|p| p == "The end."), "{paras:?}");
     assert!(!paras.iter().any(|p| p.contains("sold")), "{paras:?}");
 }
+
+/// A link reference definition is not shown, so not read.
+#[test]
+fn link_reference_definitions_are_not_text() {
+    let src = "The [pilot][p] sold nothing.\n\n[p]: http://example.com \"Hotel the pilot sold the charts\"\n\nThe end.\n";
+    let ex = extract(src);
+    assert_eq!(ex.text.len(), src.len());
+    assert!(!ex.text.contains("Hotel"), "{}", ex.text);
+    assert!(ex.text.contains("The end."), "{}", ex.text);
+}
