@@ -29,6 +29,31 @@ pub fn extract(text: &str) -> Extracted {
     let options = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
         | Options::ENABLE_FOOTNOTES;
+    // The document's own style sheets (`<style>` blocks), for its raw
+    // HTML: a rule that hides `.secret` hides `<span class="secret">`.
+    let mut css = String::new();
+    let mut in_style = false;
+    for (event, _) in Parser::new_ext(text, options).into_offset_iter() {
+        if let Event::Html(t) = event {
+            let lower = t.to_ascii_lowercase();
+            if lower.trim_start().starts_with("<style") {
+                in_style = true;
+            }
+            if in_style {
+                let body = t
+                    .split_once('>')
+                    .filter(|_| lower.trim_start().starts_with("<style"));
+                css.push_str(body.map_or(&t[..], |(_, b)| b));
+                css.push('\n');
+            }
+            if lower.contains("</style") {
+                in_style = false;
+            }
+        }
+    }
+    let css = css.replace("</style>", "").replace("</STYLE>", "");
+    blocks_html.sheet = super::sheet::hiding_selectors(&css);
+    inline.sheet = blocks_html.sheet.clone();
     let parser = Parser::new_ext(text, options);
     // A link reference definition (`[id]: http://… "Title"`) is not
     // shown: its text is no passage's.
@@ -284,10 +309,11 @@ fn tag_name(tag: &str) -> Option<(bool, String)> {
 /// Does this opening `tag` (named `name`) hide what it holds: `hidden`, a
 /// hiding style, a template, a script or a style sheet, struck-out text,
 /// a closed `<details>`?
-fn hides_its_content(tag: &str, name: &str) -> bool {
+fn hides_its_content(tag: &str, name: &str, sheet: &[String]) -> bool {
     !VOID.contains(&name)
         && !tag.ends_with("/>")
         && (hiding_element(tag).is_some()
+            || sheet.iter().any(|sel| matches_simple(sel, tag, name))
             || UNSEEN.contains(&name)
             || matches!(name, "del" | "s" | "strike")
             || (name == "details" && !tag.to_ascii_lowercase().contains(" open")))
@@ -300,6 +326,8 @@ fn hides_its_content(tag: &str, name: &str) -> bool {
 #[derive(Default)]
 struct RawHtml {
     unseen: Vec<(std::ops::Range<usize>, bool)>,
+    /// Selectors of the document's own style sheets that hide.
+    sheet: Vec<String>,
     /// The element hiding what follows: its name, nesting depth and start.
     hide: Option<(String, usize, usize)>,
 }
@@ -324,7 +352,7 @@ impl RawHtml {
                 self.unseen.push((*start..end, mark));
                 self.hide = None;
             }
-        } else if !closing && hides_its_content(tag, &name) {
+        } else if !closing && hides_its_content(tag, &name, &self.sheet) {
             self.hide = Some((name, 1, at));
         } else {
             let mark = inside_word || (!closing && SHOWS.contains(&name.as_str()));
@@ -385,6 +413,52 @@ fn scan_html(raw: &mut RawHtml, text: &str, at: usize, end: usize) {
         raw.tag(text, at + i, at + end);
         i = end;
     }
+}
+
+/// Does a simple selector (`.secret`, `#note`, `span.secret`) match this
+/// opening tag? Selectors with combinators or attributes match nothing
+/// here.
+fn matches_simple(selector: &str, tag: &str, name: &str) -> bool {
+    if selector.contains([' ', '>', '+', '~', '[', ':', '*']) {
+        return false;
+    }
+    let attr = |key: &str| -> Option<String> {
+        let lower = tag.to_ascii_lowercase();
+        let at = lower.match_indices(key).find(|(i, _)| {
+            lower[..*i].ends_with(char::is_whitespace)
+                && lower[i + key.len()..].trim_start().starts_with('=')
+        })?;
+        let rest = tag[at.0 + key.len()..].trim_start()[1..].trim_start();
+        let q = rest.chars().next()?;
+        Some(if q == '"' || q == '\'' {
+            rest[1..].split(q).next().unwrap_or("").to_string()
+        } else {
+            rest.split(|c: char| c.is_whitespace() || c == '>')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+    };
+    let classes = attr("class").unwrap_or_default();
+    let id = attr("id").unwrap_or_default();
+    // The selector's parts: its element name, then each `.class`, `#id`.
+    let mut parts: Vec<(char, String)> = Vec::new();
+    let (mut kind, mut part) = ('t', String::new());
+    for c in selector.chars() {
+        if c == '.' || c == '#' {
+            parts.push((kind, std::mem::take(&mut part)));
+            kind = c;
+        } else {
+            part.push(c);
+        }
+    }
+    parts.push((kind, part));
+    !selector.is_empty()
+        && parts.iter().all(|(k, v)| match k {
+            't' => v.is_empty() || v.eq_ignore_ascii_case(name),
+            '.' => classes.split_whitespace().any(|c| c == v),
+            _ => id == *v,
+        })
 }
 
 #[cfg(test)]

@@ -226,6 +226,19 @@ fn block_end(s: &str, open: usize) -> usize {
     s.len()
 }
 
+/// The selectors of the rules of `css` that hide what they match, as the
+/// page is loaded (for raw HTML in Markdown, matched by hand).
+pub(super) fn hiding_selectors(css: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (selectors, body) in rules(&super::css::without_comments(css)) {
+        if !super::css::Style::parse(&body).hides() {
+            continue;
+        }
+        out.extend(selectors.split(',').filter_map(|s| as_loaded(s.trim())));
+    }
+    out
+}
+
 /// A selector as it matches the page as loaded, before the reader does
 /// anything: nothing hovered, focused, checked or targeted. `:not(:hover)`
 /// always holds then (it is dropped); a selector that needs `:hover` never

@@ -265,3 +265,18 @@ fn link_reference_definitions_are_not_text() {
     assert!(!ex.text.contains("Hotel"), "{}", ex.text);
     assert!(ex.text.contains("The end."), "{}", ex.text);
 }
+
+/// The document's own style sheet hides what its rules hide in its raw
+/// HTML (the red team's `<style>.x { display: none }</style>`).
+#[test]
+fn the_documents_style_sheet_hides_its_raw_html() {
+    let src = "<style>\n.secret { display: none }\np#gone { visibility: hidden }\n</style>\n\n\
+               The pilot <span class=\"note secret\">sold the charts</span> at dawn.\n\n\
+               <p id=\"gone\">Hotel hidden by id.</p>\n\n<span class=\"shown\">Kilo shown.</span>\n";
+    let ex = extract(src);
+    for gone in ["sold", "Hotel", "display"] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    assert!(ex.text.contains("Kilo shown."), "{}", ex.text);
+    assert!(ex.text.contains("at dawn."), "{}", ex.text);
+}
