@@ -208,6 +208,66 @@ fn resolve_source(index: &Index, given: &str) -> Vec<String> {
         .collect()
 }
 
+/// The quote validated again on the printed page `page` cites ("104",
+/// "102–103": its first page), in the source `v` found it in, a source of
+/// `work`; `None` when `v` is on that page already, or the quote is not
+/// there.
+#[allow(clippy::too_many_arguments)]
+fn at_cited_page(
+    index: &Index,
+    chunks: &[crate::chunk::Chunk],
+    v: &Validation,
+    quote: &str,
+    cfg: &Config,
+    page: &str,
+    citing: &Citing<'_>,
+    work: &crate::cite::Work,
+) -> Option<Validation> {
+    let first = page.split(['–', '-']).next()?.trim();
+    let first_span = v.spans.first()?;
+    let found = chunks.iter().find(|c| c.id == first_span.chunk_id)?;
+    if !citing.matched.sources(&work.key).contains(&found.source_id) {
+        return None;
+    }
+    let printed = |c: &crate::chunk::Chunk| {
+        c.page
+            .and_then(|p| index.manifest.printed_page(&c.source_id, p, work.pages))
+    };
+    if printed(found).as_deref() == Some(first) {
+        return None;
+    }
+    // The chunks of that source on the cited page, and the one after each
+    // (a quote may run over the page's end).
+    let mut own: Vec<&crate::chunk::Chunk> = chunks
+        .iter()
+        .filter(|c| c.source_id == found.source_id)
+        .collect();
+    own.sort_by_key(|c| c.start);
+    own.dedup_by_key(|c| c.start);
+    let on_page: Vec<&crate::chunk::Chunk> = own
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| {
+            printed(c).as_deref() == Some(first)
+                || i.checked_sub(1)
+                    .is_some_and(|p| printed(own[p]).as_deref() == Some(first))
+        })
+        .map(|(_, c)| *c)
+        .collect();
+    if on_page.is_empty() {
+        return None;
+    }
+    let refs: Vec<ChunkRef<'_>> = on_page.iter().map(|c| ChunkRef::from(*c)).collect();
+    let places: Vec<(&str, usize, usize)> = on_page
+        .iter()
+        .map(|c| (c.source_id.as_str(), c.start, c.end))
+        .collect();
+    let there = Validator::new(&refs)
+        .with_adjacency(crate::validate::adjacency(&places, 4))
+        .validate(quote, &found.source_id, &cfg.validate);
+    (there.status == Status::Validated).then_some(there)
+}
+
 /// Check each quote against candidate chunks from the whole index.
 pub fn verify(
     index: &Index,
@@ -342,6 +402,18 @@ pub fn verify_with(
                     _ => v,
                 }
             }
+        };
+        // A quote its work prints twice (an abstract's sentence in the
+        // conclusion) is placed where the citation says, when it is there
+        // too: both places are the work's words.
+        let v = match (citing, &q.citation, &works[..]) {
+            (Some(c), Some(cit), [work]) if v.status == Status::Validated => {
+                let on_cited = cit.page.as_deref().and_then(|page| {
+                    at_cited_page(index, &chunks, &v, &q.quote, cfg, page, c, work)
+                });
+                on_cited.unwrap_or(v)
+            }
+            _ => v,
         };
         let chunk_of = |sp: &crate::extract::Span| chunks.iter().find(|c| c.id == sp.chunk_id);
         let found = v.spans.first().and_then(chunk_of);

@@ -253,8 +253,6 @@ fn labelled_pdf() -> Vec<u8> {
 /// number below it), its second page ending inside a sentence that the
 /// third finishes.
 fn keepers_pdf(labelled: bool) -> Vec<u8> {
-    use lopdf::content::{Content, Operation};
-    use lopdf::{Document, Object, Stream, dictionary};
     let pages = [
         [
             "This small book is about the keepers of the northern lights and their",
@@ -273,6 +271,15 @@ fn keepers_pdf(labelled: bool) -> Vec<u8> {
             "forty years, in a neat hand, and never missed a single quarter day.",
         ],
     ];
+    numbered_pdf(&pages, 1, labelled)
+}
+
+/// A PDF of these pages (two lines each, under a running head), each
+/// printing its number below them from `first` on; labelled i, ii, 1, 2
+/// when `labelled`.
+fn numbered_pdf(pages: &[[&str; 2]], first: usize, labelled: bool) -> Vec<u8> {
+    use lopdf::content::{Content, Operation};
+    use lopdf::{Document, Object, Stream, dictionary};
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font = doc.add_object(dictionary! {
@@ -281,7 +288,7 @@ fn keepers_pdf(labelled: bool) -> Vec<u8> {
     });
     let resources = doc.add_object(dictionary! { "Font" => dictionary! { "F1" => font } });
     let mut kids: Vec<Object> = Vec::new();
-    for lines in pages {
+    for lines in pages.iter().copied() {
         let mut ops = vec![
             Operation::new("BT", vec![]),
             Operation::new("Tf", vec!["F1".into(), 11.into()]),
@@ -290,7 +297,7 @@ fn keepers_pdf(labelled: bool) -> Vec<u8> {
         ];
         // A running head above the text and the page number below it: page
         // furniture that must not split the sentence across the break.
-        let number = (kids.len() + 1).to_string();
+        let number = (kids.len() + first).to_string();
         let furnished = std::iter::once("KEEPERS OF THE NORTHERN LIGHTS")
             .chain(lines)
             .chain(std::iter::once(number.as_str()));
@@ -309,7 +316,7 @@ fn keepers_pdf(labelled: bool) -> Vec<u8> {
     }
     doc.objects.insert(
         pages_id,
-        dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => 4, "Resources" => resources }
+        dictionary! { "Type" => "Pages", "Count" => kids.len() as i64, "Kids" => kids, "Resources" => resources }
             .into(),
     );
     let labels = doc.add_object(dictionary! { "Nums" => vec![
@@ -583,4 +590,56 @@ fn an_unlettered_citation_of_two_works_of_a_year_names_neither() {
     assert!(note.contains("@famA") && note.contains("1824a"), "{note}");
     // Lettered, it names one, in title order: Engineering, then Families.
     assert_eq!(quote(&rs, "The tower")["citation_check"], "ok");
+}
+
+/// A sentence its work prints twice (an abstract's, again in the
+/// conclusion), cited at its second page: on the page cited, not "wrong
+/// page" with the first suggested (the red team's article).
+#[test]
+fn a_sentence_printed_twice_is_found_on_the_page_cited() {
+    let pages = [
+        [
+            "Lighthouse keepers were the first meteorologists of the coast.",
+            "This article reads their logs from the year of the great storm.",
+        ],
+        [
+            "The logs record the wind and the sea every four hours at least.",
+            "Some keepers added the clouds, and a few the colour of the sky.",
+        ],
+        [
+            "In short, as we said at the start of this article on the logs:",
+            "Lighthouse keepers were the first meteorologists of the coast.",
+        ],
+    ];
+    let sources = tempfile::tempdir().unwrap();
+    std::fs::write(
+        sources.path().join("keepers.pdf"),
+        numbered_pdf(&pages, 101, false),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("draft.md");
+    std::fs::write(
+        &draft,
+        "“Lighthouse keepers were the first meteorologists of the coast” [@ness1901, p. 103].\n\n\
+         “The logs record the wind and the sea every four hours” [@ness1901, p. 103].\n",
+    )
+    .unwrap();
+    let idx = tempfile::tempdir().unwrap();
+    let rs = results(
+        &verify(
+            sources.path(),
+            idx.path(),
+            &draft,
+            &fixture("keepers.bib"),
+            true,
+        ),
+        3,
+    );
+    let r = quote(&rs, "Lighthouse keepers");
+    assert_eq!(r["citation_check"], "ok", "{r:#}");
+    assert_eq!(r["page_found"], "103");
+    let r = quote(&rs, "The logs record");
+    assert_eq!(r["citation_check"], "wrong_page", "{r:#}");
+    assert_eq!(r["citation_note"], "p. 102, not p. 103");
 }
