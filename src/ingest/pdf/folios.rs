@@ -23,13 +23,49 @@ struct Folio {
     alone: bool,
 }
 
+/// A number beside the rest of its line, which must be a running head
+/// (the same on most pages) for the number to be a folio: a footnote
+/// ("3 The board paid…") or a section ("3 Methods") is not.
+#[derive(Debug, Clone)]
+struct Headed {
+    n: i64,
+    head: String,
+}
+
 /// The lines a folio may be on: the first two and the last two.
 const EDGE: usize = 2;
 
 /// The printed label of each page, when the pages print their numbers
 /// (see the module); `None` when they do not, or not consistently.
 pub(super) fn printed_numbers(pages: &[String]) -> Option<Vec<String>> {
-    let folios: Vec<Vec<Folio>> = pages.iter().map(|p| folios_of(p)).collect();
+    let read: Vec<(Vec<Folio>, Vec<Headed>)> = pages.iter().map(|p| folios_of(p)).collect();
+    // Heads that run over most pages (half of them, three at least).
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (_, headed) in &read {
+        let mut heads: Vec<&str> = headed.iter().map(|h| h.head.as_str()).collect();
+        heads.sort_unstable();
+        heads.dedup();
+        for h in heads {
+            *count.entry(h).or_default() += 1;
+        }
+    }
+    let running = |h: &str| {
+        count
+            .get(h)
+            .is_some_and(|n| *n >= 3 && n * 2 >= pages.len())
+    };
+    let folios: Vec<Vec<Folio>> = read
+        .iter()
+        .map(|(alone, headed)| {
+            let mut fs = alone.clone();
+            fs.extend(headed.iter().filter(|h| running(&h.head)).map(|h| Folio {
+                n: h.n,
+                roman: false,
+                alone: false,
+            }));
+            fs
+        })
+        .collect();
     let (offset, first, last) = run(&folios, false)?;
     // An article's first page often prints no number: counted when it is
     // the file's first page and the numbers are the physical ones (a cover
@@ -46,7 +82,9 @@ pub(super) fn printed_numbers(pages: &[String]) -> Option<Vec<String>> {
         let n = i as i64 + 1 + offset;
         let fs = &folios[i];
         let agrees = fs.iter().any(|f| !f.roman && f.n == n);
-        let differs = fs.iter().any(|f| f.alone && !f.roman && f.n != n);
+        // Another number where a folio stands, even beside a head that
+        // does not run (a second paper restarting its numbers).
+        let differs = fs.iter().any(|f| !f.roman && f.n != n) || read[i].1.iter().any(|h| h.n != n);
         if n >= 1 && (agrees || !differs) {
             *label = n.to_string();
         }
@@ -85,57 +123,62 @@ fn run(folios: &[Vec<Folio>], roman: bool) -> Option<(i64, usize, usize)> {
     let (offset, pages) = support
         .into_iter()
         .max_by_key(|(o, p)| (p.len(), -o.abs()))?;
+    // Years printed one a page (a chronicle's heads) run with the pages
+    // too: numbers that all read as years are no folios.
+    let years = !roman
+        && pages.iter().all(|&i| {
+            folios[i]
+                .iter()
+                .any(|f| !f.roman && f.n - (i as i64 + 1) == offset && (1500..=2100).contains(&f.n))
+        });
     let enough = if roman {
         pages.len() >= 2
     } else {
-        pages.len() >= 3 && pages.len() * 10 >= folios.len() * 4
+        pages.len() >= 3 && pages.len() * 10 >= folios.len() * 4 && !years
     };
     enough.then(|| (offset, pages[0], pages[pages.len() - 1]))
 }
 
-/// The folios a page may print on its edge lines.
-fn folios_of(page: &str) -> Vec<Folio> {
+/// The folios a page may print on its edge lines: numbers alone on a
+/// line, and numbers beside the rest of the first or last line (kept when
+/// that rest runs over most pages as a running head).
+fn folios_of(page: &str) -> (Vec<Folio>, Vec<Headed>) {
     let lines: Vec<&str> = page
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
     let n = lines.len();
-    let mut out = Vec::new();
+    let (mut alone_ones, mut headed) = (Vec::new(), Vec::new());
     for (k, line) in lines.iter().enumerate() {
         if k >= EDGE && k + EDGE < n {
             continue;
         }
         if let Some(f) = alone(line) {
-            out.push(f);
+            alone_ones.push(f);
             continue;
         }
-        // Beside a running head, on the first or last line only.
-        if k == 0 || k + 1 == n {
+        // Beside a running head, on the first or last line only; a line
+        // that ends a sentence is text (a footnote).
+        let sentence = line.ends_with(['.', '!', '?', ':', ';', ',']);
+        if (k == 0 || k + 1 == n) && !sentence {
             let words: Vec<&str> = line.split_whitespace().collect();
-            let headed = |rest: &[&str]| {
-                rest.iter()
-                    .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 3)
-                    .count()
-                    >= 2
-            };
             if words.len() >= 3 {
                 for (w, rest) in [
                     (words[0], &words[1..]),
                     (words[words.len() - 1], &words[..words.len() - 1]),
                 ] {
-                    if let Some(n) = arabic(w).filter(|_| headed(rest)) {
-                        out.push(Folio {
+                    if let Some(n) = arabic(w) {
+                        headed.push(Headed {
                             n,
-                            roman: false,
-                            alone: false,
+                            head: rest.join(" ").to_lowercase(),
                         });
                     }
                 }
             }
         }
     }
-    out
+    (alone_ones, headed)
 }
 
 /// A line that is a page number and nothing else: "12", "xiv", "Page 12",
@@ -218,6 +261,49 @@ mod tests {
 
     /// Numbers that do not run with the pages label nothing; a page whose
     /// own folio says otherwise is not known.
+    /// Footnotes and sections numbered one a page, years printed one a
+    /// page, and a second paper restarting its numbers beside its own head
+    /// are no page numbers (the red team's third round).
+    #[test]
+    fn numbers_that_only_look_like_folios_label_nothing() {
+        let feet: Vec<String> = (0..6)
+            .map(|i| {
+                format!(
+                    "Text of the page.\nMore.\nAnd more.\n{} The board paid the keepers.",
+                    i + 2
+                )
+            })
+            .collect();
+        assert_eq!(printed_numbers(&feet), None);
+        let sections: Vec<String> = (0..5)
+            .map(|i| {
+                format!(
+                    "{} Section number {i} of it\nText of the page.\nMore.\nAnd more.",
+                    i + 2
+                )
+            })
+            .collect();
+        assert_eq!(printed_numbers(&sections), None);
+        assert_eq!(
+            printed_numbers(&pages(&["1901", "1902", "1903", "1904", "1905"])),
+            None
+        );
+        let heads: Vec<String> = [1, 2, 3, 4, 1, 2]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let who = if i < 4 {
+                    "Smith and Jones Harbour Pilots"
+                } else {
+                    "Brown and Green Keepers"
+                };
+                format!("{n} {who}\nText of the page.\nMore.\nAnd more.")
+            })
+            .collect();
+        let got = printed_numbers(&heads).unwrap();
+        assert_eq!(got, ["1", "2", "3", "4", "", ""]);
+    }
+
     #[test]
     fn folios_that_do_not_run_label_nothing() {
         assert_eq!(printed_numbers(&pages(&["7", "3", "12", "1", "40"])), None);
