@@ -12,9 +12,10 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 /// screen and opaque:
 /// - one whose appearance paints an opaque box over most of it, or an
 ///   opaque picture (a stamp, a text box with a background, a shape);
-/// - without an appearance, a square or circle filled (`/IC`), as a
-///   viewer draws it;
-/// - thick ink (a pen stroke over words): a box over each stroke.
+/// - without an appearance, a square, circle or polygon filled (`/IC`),
+///   as a viewer draws it, or a square's thick border;
+/// - thick ink (a pen stroke over words), lines and polylines: a box over
+///   each stroke.
 ///
 /// Markup (highlights, underlines), links, pop-ups and note icons are not
 /// boxes.
@@ -79,15 +80,24 @@ pub(super) fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> 
             .and_then(|bs| bs.get(b"W").ok())
             .and_then(|w| deref(doc, w).as_float().ok())
             .map_or(1.0, f64::from);
-        if subtype == b"Ink" {
-            // Each stroke of the pen, thick and in a colour, covers a band.
+        if matches!(subtype, b"Ink" | b"Line" | b"PolyLine") {
+            // Each stroke of the pen (or the line's points), thick and in
+            // a colour, covers a band.
             if width >= 2.0 && colour(&nums(a.get(b"C").ok())) {
-                let strokes = a
-                    .get(b"InkList")
-                    .ok()
-                    .and_then(|l| deref(doc, l).as_array().ok());
-                for stroke in strokes.into_iter().flatten().take(1_000) {
-                    let pts = nums(Some(stroke));
+                let strokes: Vec<Vec<f64>> = match subtype {
+                    b"Ink" => a
+                        .get(b"InkList")
+                        .ok()
+                        .and_then(|l| deref(doc, l).as_array().ok())
+                        .into_iter()
+                        .flatten()
+                        .take(1_000)
+                        .map(|stroke| nums(Some(stroke)))
+                        .collect(),
+                    b"Line" => vec![nums(a.get(b"L").ok())],
+                    _ => vec![nums(a.get(b"Vertices").ok())],
+                };
+                for pts in strokes {
                     for w in pts.chunks(2).collect::<Vec<_>>().windows(2).take(10_000) {
                         if let (&[xa, ya], &[xb, yb]) = (w[0], w[1]) {
                             let h = width / 2.0;
@@ -103,9 +113,28 @@ pub(super) fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> 
             }
             continue;
         }
-        let hides = match appearance_hides(doc, a) {
+        let shape = matches!(subtype, b"Square" | b"Circle" | b"Polygon");
+        let appearance = appearance_hides(doc, a);
+        // A square drawn with a thick border in a colour and no fill: its
+        // border is four bars inside its rectangle.
+        if appearance.is_none()
+            && subtype == b"Square"
+            && !colour(&nums(a.get(b"IC").ok()))
+            && width >= 2.0
+            && colour(&nums(a.get(b"C").ok()))
+        {
+            let [l, b, r, t] = rect;
+            out.extend([
+                [l, b, r, b + width],
+                [l, t - width, r, t],
+                [l, b, l + width, t],
+                [r - width, b, r, t],
+            ]);
+            continue;
+        }
+        let hides = match appearance {
             Some(h) => h,
-            None => matches!(subtype, b"Square" | b"Circle") && colour(&nums(a.get(b"IC").ok())),
+            None => shape && colour(&nums(a.get(b"IC").ok())),
         };
         if !hides {
             continue;

@@ -47,7 +47,7 @@ pub(super) fn mark_fills(doc: &mut Document) {
         };
         let fill_after = ops[text..]
             .iter()
-            .any(|o| is_fill(&o.operator) || o.operator == "S");
+            .any(|o| is_fill(&o.operator) || matches!(o.operator.as_str(), "S" | "s"));
         let boxes = super::annots::annotation_boxes(doc, page);
         if !fill_after && boxes.is_empty() {
             continue;
@@ -92,10 +92,12 @@ fn set_grey(out: &mut Vec<Operation>, hiding: bool) {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Blend {
     Normal,
-    /// Multiply, Darken, ColorBurn: a black box stays black.
+    /// Multiply, Darken: a black box stays black.
     Darkens,
-    /// Screen, Lighten, ColorDodge: a white box stays white.
+    /// Screen, Lighten: a white box stays white.
     Lightens,
+    /// HardLight: a black box stays black, a white one white.
+    Keeps,
     /// Any other mix, or a soft mask: how much shows is not known.
     Mixes,
 }
@@ -144,8 +146,9 @@ pub(super) fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>
                 });
             let mut blend = mode.map(|n| match n.as_slice() {
                 b"Normal" | b"Compatible" => Blend::Normal,
-                b"Multiply" | b"Darken" | b"ColorBurn" => Blend::Darkens,
-                b"Screen" | b"Lighten" | b"ColorDodge" => Blend::Lightens,
+                b"Multiply" | b"Darken" => Blend::Darkens,
+                b"Screen" | b"Lighten" => Blend::Lightens,
+                b"HardLight" => Blend::Keeps,
                 _ => Blend::Mixes,
             });
             let masked = state
@@ -186,6 +189,8 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         stroke: (Option<f64>, f64),
         blend: Blend,
         width: f64,
+        /// How much the transformation scales a line's width.
+        scale: f64,
     }
     // Does paint of this luminance and opacity hide what is under it?
     let hides = |(lum, alpha): (Option<f64>, f64), blend: Blend| {
@@ -194,6 +199,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 Blend::Normal => true,
                 Blend::Darkens => l <= 0.05,
                 Blend::Lightens => l >= 0.95,
+                Blend::Keeps => !(0.05..0.95).contains(&l),
                 Blend::Mixes => false,
             })
     };
@@ -202,6 +208,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         stroke: (Some(0.0), 1.0),
         blend: Blend::Normal,
         width: 1.0,
+        scale: 1.0,
     };
     let mut saved = Vec::new();
     // The straight segments of the path being built, the current point and
@@ -220,6 +227,12 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
             ("cs", _) => state.fill.0 = Some(0.0),
             ("CS", _) => state.stroke.0 = Some(0.0),
             ("w", _) => state.width = nums.first().copied().unwrap_or(1.0).abs(),
+            ("cm", &[a, b, c, d, _, _]) => {
+                let det = (a * d - b * c).abs().sqrt();
+                if det.is_finite() {
+                    state.scale *= det;
+                }
+            }
             ("gs", _) => {
                 let name = op.operands.first().and_then(|n| n.as_name().ok());
                 if let Some((_, g)) = states.iter().find(|(n, _)| Some(n.as_slice()) == name) {
@@ -268,7 +281,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 if op.operator == "s" {
                     segments.push((current, start));
                 }
-                if state.width >= 2.0 && hides(state.stroke, state.blend) {
+                if state.width * state.scale >= 2.0 && hides(state.stroke, state.blend) {
                     let half = state.width / 2.0;
                     for ((x1, y1), (x2, y2)) in segments.drain(..) {
                         let bar = if (y1 - y2).abs() < 1e-6 {
@@ -289,6 +302,31 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 segments.clear();
             }
             (f, _) if is_fill(f) => {
+                // Filled and stroked (`B`, `b`): its outline is a bar too.
+                if matches!(f, "B" | "B*" | "b" | "b*")
+                    && state.width * state.scale >= 2.0
+                    && hides(state.stroke, state.blend)
+                {
+                    if f.starts_with('b') {
+                        segments.push((current, start));
+                    }
+                    let half = state.width / 2.0;
+                    for ((x1, y1), (x2, y2)) in segments.clone() {
+                        let bar = if (y1 - y2).abs() < 1e-6 {
+                            [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
+                        } else if (x1 - x2).abs() < 1e-6 {
+                            [x1 - half, y1.min(y2), state.width, (y1 - y2).abs()]
+                        } else {
+                            continue;
+                        };
+                        set_grey(&mut out, true);
+                        out.push(Operation::new(
+                            "re",
+                            bar.iter().map(|v| Object::Real(*v as f32)).collect(),
+                        ));
+                        out.push(Operation::new("f", Vec::new()));
+                    }
+                }
                 set_grey(&mut out, hides(state.fill, state.blend));
                 out.push(Operation::new("f", Vec::new()));
                 segments.clear();

@@ -375,6 +375,7 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                         "GS3" => dictionary! { "SMask" => dictionary! { "S" => "Luminosity" } },
                         "GS4" => dictionary! { "LW" => 2 },
                         "GS5" => dictionary! { "BM" => vec![Object::Name(b"Multiply".to_vec())] },
+                        "GS6" => dictionary! { "BM" => "HardLight" },
                     },
                 },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
@@ -698,6 +699,11 @@ fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
         line(550, "The bell was never rung.") + "0 G 12 w 150 554 40 0 re S ",
         line(500, "The boat was never seen.") + "0 G 12 w 150 504 m 170 504 l 190 504 l S ",
         line(450, "The lamp was lit at dusk."),
+        line(400, "The cook was never fed.") + "0 G 12 w 150 404 m 190 404 l s ",
+        line(350, "The mate was never fed.") + "0 G 0 g 12 w 150 354 m 190 354 l b ",
+        line(300, "The boy was never fed.")
+            + "q 20 0 0 20 0 0 cm 0 G 0.6 w 7.5 15.2 m 9.5 15.2 l S Q ",
+        line(250, "The dog was never fed.") + "q /GS6 gs 1 g 60 246 300 14 re f Q ",
     ]
     .concat();
     let ex = extract(&drawn(&[(true, ops)])).expect("read");
@@ -719,6 +725,8 @@ fn annotations_hide_what_their_appearance_covers() {
         line(650, "The cook was never sober at all."),
         line(600, "The bell was never rung that year."),
         line(550, "The boat came every week."),
+        line(500, "The mate was never paid."),
+        line(450, "The boy was never paid."),
     ]
     .concat();
     let mut doc = Document::load_mem(&drawn(&[(true, ops)])).expect("made");
@@ -754,7 +762,15 @@ fn annotations_hide_what_their_appearance_covers() {
             Object::Real(y + 16.0),
         ]
     };
+    let line_annot = |y: f32| {
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Line",
+        "Rect" => rect(y - 8.0), "C" => vec![Object::Integer(0)], "BS" => dictionary! { "W" => 14 },
+        "L" => vec![Object::Real(150.0), Object::Real(y), Object::Real(190.0), Object::Real(y)] })
+    };
     let annots = vec![
+        line_annot(504.0),
+        Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Polygon",
+        "Rect" => rect(446.0), "IC" => vec![Object::Integer(0)] }),
         Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "FreeText",
         "Rect" => rect(696.0), "AP" => dictionary! { "N" => whiteout } }),
         Object::Dictionary(dictionary! { "Type" => "Annot", "Subtype" => "Stamp",
