@@ -310,8 +310,9 @@ fn tag_name(tag: &str) -> Option<(bool, String)> {
 /// hiding style, a template, a script or a style sheet, struck-out text,
 /// a closed `<details>`?
 fn hides_its_content(tag: &str, name: &str, sheet: &[String]) -> bool {
+    // A slash closes no element that is not void: `<div hidden/>` stays
+    // open, as a browser reads it.
     !VOID.contains(&name)
-        && !tag.ends_with("/>")
         && (hiding_element(tag).is_some()
             || sheet.iter().any(|sel| matches_simple(sel, tag, name))
             || UNSEEN.contains(&name)

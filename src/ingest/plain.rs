@@ -61,6 +61,7 @@ fn directive_name(line: &str) -> Option<String> {
 fn directive_never_shown(first: &str) -> bool {
     const NEVER: &[&str] = &[
         "raw",
+        "todo",
         "meta",
         "index",
         "highlight",
@@ -79,11 +80,11 @@ fn directive_never_shown(first: &str) -> bool {
     let Some(rest) = first.strip_prefix("..").map(str::trim_start) else {
         return false;
     };
-    // A substitution's definition: `.. |name| image:: path`.
-    let rest = match rest.strip_prefix('|').and_then(|r| r.split_once('|')) {
-        Some((_, after)) => after.trim_start(),
-        None => rest,
-    };
+    // A substitution's definition (`.. |name| replace:: …`, `.. |logo|
+    // image:: path`) shows nothing where it stands.
+    if rest.starts_with('|') {
+        return true;
+    }
     let Some((name, argument)) = rest.split_once("::") else {
         return false;
     };
@@ -571,10 +572,11 @@ mod tests {
                    .. only:: not html\n\n   Alpha is for print.\n\n.. [Bravo the pilot] a comment.\n\n\
                    .. figure:: lamp.png\n   :alt:\n      Hotel alt text.\n\n   The caption.\n\n\
                    .. note::\n   Lima right under it.\n\n   .. raw:: latex\n\n      \\hidden\n\n   Kilo after the raw.\n\n\
-                   .. warning:: Mike on its own line.\n";
+                   .. warning:: Mike on its own line.\n\n.. todo:: Oscar is a todo.\n\n\
+                   .. |sub| replace:: Hotel never used.\n";
         let ex = extract(src, Flavor::Rst);
         assert_eq!(ex.text.len(), src.len());
-        for gone in ["Alpha", "Bravo", "Hotel", "hidden"] {
+        for gone in ["Alpha", "Bravo", "Hotel", "hidden", "Oscar"] {
             assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
         }
         let paras: Vec<String> = ex

@@ -280,3 +280,12 @@ fn the_documents_style_sheet_hides_its_raw_html() {
     assert!(ex.text.contains("Kilo shown."), "{}", ex.text);
     assert!(ex.text.contains("at dawn."), "{}", ex.text);
 }
+
+/// A slash closes no element that is not void: `<div hidden/>` hides what
+/// follows it, as a browser reads it (the red team's third round).
+#[test]
+fn a_self_closed_hidden_div_stays_open() {
+    let ex = extract("Intro.\n\n<div hidden/>\n\nHotel sold the charts.\n");
+    assert!(!ex.text.contains("Hotel"), "{}", ex.text);
+    assert!(ex.text.contains("Intro."), "{}", ex.text);
+}
