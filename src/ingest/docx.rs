@@ -284,6 +284,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // shading), as Word writes them ("000000", "black"): text in the
     // colour behind it is a bar, not words.
     let (mut ink, mut behind) = (None::<String>, None::<String>);
+    // The paragraph's shading (`w:pPr/w:shd`), behind its runs; and
+    // whether a run has begun in the paragraph.
+    let (mut para_behind, mut in_run) = (None::<String>, false);
     // The paragraph's style hides its text.
     let mut para_hidden = false;
     // The paragraph's style strikes its text through.
@@ -326,6 +329,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         return Err("malformed DOCX: paragraphs nested too deeply".into());
                     }
                     outer.push((std::mem::take(&mut para), level.take()));
+                    (para_behind, in_run) = (None, false);
                     para_hidden = hidden_styles.default_paragraph;
                     para_struck = hidden_styles.default_struck;
                 }
@@ -355,7 +359,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     let (t_hidden, t_struck) = tables.last().copied().unwrap_or_default();
                     (hidden, raised, struck) =
                         (para_hidden || t_hidden, None, para_struck || t_struck);
-                    (ink, behind) = (None, None);
+                    (ink, behind, in_run) = (None, para_behind.clone(), true);
                 }
                 b"tbl" => tables.push((false, false)),
                 b"tr" => {
@@ -449,8 +453,20 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 b"color" => ink = attr(&e, b"val").map(|v| word_colour(&v)),
                 b"highlight" => behind = attr(&e, b"val").map(|v| word_colour(&v)),
                 b"shd" => {
-                    if let Some(fill) = attr(&e, b"fill").filter(|f| f != "auto") {
-                        behind = Some(word_colour(&fill));
+                    // A solid pattern draws its colour over the whole
+                    // shading; any other shows its fill.
+                    let colour = if attr(&e, b"val").as_deref() == Some("solid") {
+                        Some(attr(&e, b"color").unwrap_or_else(|| "000000".into()))
+                            .map(|c| if c == "auto" { "000000".into() } else { c })
+                    } else {
+                        attr(&e, b"fill").filter(|f| f != "auto")
+                    };
+                    if let Some(c) = colour {
+                        if in_run {
+                            behind = Some(word_colour(&c));
+                        } else {
+                            para_behind = Some(word_colour(&c));
+                        }
                     }
                 }
                 b"vertAlign" => {
@@ -574,12 +590,28 @@ pub(crate) mod tests;
 /// "000000" alike; "auto" (which Word draws to stand out from what is
 /// behind it) stands for no colour.
 fn word_colour(v: &str) -> String {
-    match v.to_ascii_lowercase().as_str() {
-        "black" | "000000" => "000000".into(),
-        "white" | "ffffff" => "ffffff".into(),
-        "auto" | "none" => "auto".into(),
-        other => other.to_string(),
-    }
+    // Word's highlight colours by name.
+    let hex = match v.to_ascii_lowercase().as_str() {
+        "black" => "000000",
+        "white" => "ffffff",
+        "blue" => "0000ff",
+        "cyan" => "00ffff",
+        "green" => "00ff00",
+        "magenta" => "ff00ff",
+        "red" => "ff0000",
+        "yellow" => "ffff00",
+        "darkblue" => "00008b",
+        "darkcyan" => "008b8b",
+        "darkgreen" => "006400",
+        "darkmagenta" => "8b008b",
+        "darkred" => "8b0000",
+        "darkyellow" => "808000",
+        "darkgray" => "a9a9a9",
+        "lightgray" => "d3d3d3",
+        "auto" | "none" => "auto",
+        other => return other.to_string(),
+    };
+    hex.to_string()
 }
 
 /// Is text of colour `ink` drawn on `behind` (its highlight or shading)

@@ -396,8 +396,23 @@ fn text_drawn_as_a_bar_is_not_read() {
         run("", " shows."),
     ]
     .concat();
-    let ex = extract(&make_docx(&format!("<w:p>{body}</w:p>")), 1 << 20).unwrap();
-    for gone in ["sold", "never", "squeezed", "stacked"] {
+    let more = [
+        // Shaded as a paragraph; a dark blue highlight; a solid pattern.
+        r#"<w:p><w:pPr><w:shd w:val="clear" w:fill="000000"/></w:pPr>"#.to_string()
+            + &run(r#"<w:color w:val="000000"/>"#, "alpha hidden")
+            + "</w:p>",
+        format!(
+            "<w:p>{}{}{}</w:p>",
+            run(r#"<w:color w:val="00008B"/><w:highlight w:val="darkBlue"/>"#, "delta hidden"),
+            run(r#"<w:color w:val="000000"/><w:shd w:val="solid" w:color="000000" w:fill="FFFFFF"/>"#, "golf hidden"),
+            run("", "The end."),
+        ),
+    ]
+    .concat();
+    let ex = extract(&make_docx(&format!("<w:p>{body}</w:p>{more}")), 1 << 20).unwrap();
+    for gone in [
+        "sold", "never", "squeezed", "stacked", "alpha", "delta", "golf",
+    ] {
         assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
     }
     assert!(ex.text.contains("light on dark shows."), "{}", ex.text);
