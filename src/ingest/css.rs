@@ -203,6 +203,23 @@ impl Style {
             })
     }
 
+    /// The text colour it sets, written one way (see [`same_colour`]);
+    /// `Some(None)` for one not known (`inherit`, a variable).
+    pub(super) fn ink(&self) -> Option<Option<String>> {
+        self.values("color").last().map(same_colour)
+    }
+
+    /// The colour of the background it paints, when it paints one.
+    pub(super) fn backdrop(&self) -> Option<Option<String>> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(p, v)| {
+                (p == "background" || p == "background-color") && v != "transparent" && v != "none"
+            })
+            .map(|(_, v)| same_colour(v))
+    }
+
     /// Set apart as a block (`display: block`, a list item, a table).
     pub(super) fn block(&self) -> bool {
         self.values("display").any(|v| {

@@ -345,6 +345,7 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
         || (el.name() == "dialog" && el.attr("open").is_none())
         // Shown only when opened (`popover`), as a closed dialog.
         || el.attr("popover").is_some()
+        || on_its_own_colour(node, el, hide)
         || el.attr("style").is_some_and(super::css::hides)
         || hide.hidden.contains(&id)
         || ((el
@@ -352,6 +353,47 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
             .is_some_and(|s| super::css::Style::parse(s).overrides())
             || hide.overrides.contains(&id))
             && right_to_left(node))
+}
+
+/// Is the element's text drawn in the colour of the background behind it
+/// (a black bar: `<p style="background: #000">` in the page's default
+/// black, or a colour and a background set on an element and one inside
+/// it)? Read from inline styles, the nearest that sets each; the default
+/// text colour counts as black only when no style sheet sets colours.
+fn on_its_own_colour(
+    node: ego_tree::NodeRef<'_, Node>,
+    el: &scraper::node::Element,
+    hide: &Hide,
+) -> bool {
+    let Some(own) = el.attr("style").map(super::css::Style::parse) else {
+        return false;
+    };
+    if own.ink().is_none() && own.backdrop().is_none() {
+        return false;
+    }
+    let (mut ink, mut backdrop) = (None, None);
+    for n in std::iter::successors(Some(node), |n| n.parent()).take(64) {
+        let Some(style) = n.value().as_element().and_then(|e| e.attr("style")) else {
+            continue;
+        };
+        let style = super::css::Style::parse(style);
+        if ink.is_none() {
+            ink = style.ink();
+        }
+        if backdrop.is_none() {
+            backdrop = style.backdrop();
+        }
+    }
+    // A link is drawn in the browser's link colour, not black.
+    let in_link = std::iter::successors(Some(node), |n| n.parent())
+        .take(64)
+        .any(|n| n.value().as_element().is_some_and(|e| e.name() == "a"));
+    let ink = match ink {
+        Some(known) => known,
+        None if !hide.inks && !in_link => Some("black".to_string()),
+        None => None,
+    };
+    matches!((ink, backdrop), (Some(i), Some(Some(b))) if i == b)
 }
 
 /// Is the element taken out of the line of text, by its style or a

@@ -26,6 +26,9 @@ pub(super) struct Styled {
     /// Elements the sheet takes out of the line of text (placed in the
     /// margin, floated beside it).
     pub apart: HashSet<ego_tree::NodeId>,
+    /// A rule sets a text colour somewhere: an element's colour is then
+    /// not known to be the default black.
+    pub inks: bool,
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
@@ -45,6 +48,7 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
     for (selectors, body) in rules(&super::css::without_comments(&css)) {
         let body = body.as_str();
         let style = super::css::Style::parse(body);
+        out.inks |= style.ink().is_some();
         let hides = style.hides();
         let shift = style.shift();
         let writes = generates_text(body);

@@ -478,3 +478,28 @@ fn what_shows_only_when_asked_or_on_itself_is_not_read() {
         assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
     }
 }
+
+/// A black background under text left in the page's default black, or a
+/// colour set around it, is a bar (the red team's third round); white text
+/// on it, or a link's, shows.
+#[test]
+fn text_on_a_background_of_its_own_colour_is_not_read() {
+    let ex = extract(
+        "<p>One <span style=\"background:#000\">victor hidden</span> two.</p>\
+         <p>Three <mark style=\"background:black\">whiskey hidden</mark> four.</p>\
+         <div style=\"color:#000\"><p style=\"background:#000\">alpha hidden</p></div>\
+         <p style=\"background:#000\"><span style=\"color:#000\">bravo hidden</span></p>\
+         <p style=\"background:#000; color:#fff\">charlie shown</p>\
+         <p><a href=\"#x\" style=\"background:#000\">delta link shown</a></p>",
+    );
+    for gone in ["victor", "whiskey", "alpha", "bravo"] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    for kept in ["One", "two.", "charlie shown", "delta link shown"] {
+        assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
+    }
+    // A page whose style sheet sets colours: the default is not known.
+    let ex =
+        extract("<style>body { color: #eee }</style><p style=\"background:#000\">echo shown</p>");
+    assert!(ex.text.contains("echo shown"), "{}", ex.text);
+}
