@@ -387,7 +387,11 @@ fn on_its_own_colour(
     // A link is drawn in the browser's link colour, not black.
     let in_link = std::iter::successors(Some(node), |n| n.parent())
         .take(64)
-        .any(|n| n.value().as_element().is_some_and(|e| e.name() == "a"));
+        .any(|n| {
+            n.value()
+                .as_element()
+                .is_some_and(|e| e.name() == "a" && e.attr("href").is_some())
+        });
     let ink = match ink {
         Some(known) => known,
         None if !hide.inks && !in_link => Some("black".to_string()),

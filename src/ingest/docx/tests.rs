@@ -403,7 +403,7 @@ fn text_drawn_as_a_bar_is_not_read() {
             + "</w:p>",
         format!(
             "<w:p>{}{}{}</w:p>",
-            run(r#"<w:color w:val="00008B"/><w:highlight w:val="darkBlue"/>"#, "delta hidden"),
+            run(r#"<w:color w:val="000080"/><w:highlight w:val="darkBlue"/>"#, "delta hidden"),
             run(r#"<w:color w:val="000000"/><w:shd w:val="solid" w:color="000000" w:fill="FFFFFF"/>"#, "golf hidden"),
             run("", "The end."),
         ),

@@ -490,9 +490,10 @@ fn text_on_a_background_of_its_own_colour_is_not_read() {
          <div style=\"color:#000\"><p style=\"background:#000\">alpha hidden</p></div>\
          <p style=\"background:#000\"><span style=\"color:#000\">bravo hidden</span></p>\
          <p style=\"background:#000; color:#fff\">charlie shown</p>\
-         <p><a href=\"#x\" style=\"background:#000\">delta link shown</a></p>",
+         <p><a href=\"#x\" style=\"background:#000\">delta link shown</a></p>\
+         <p><a name=\"n\" style=\"background:#000\">foxtrot anchor hidden</a></p>",
     );
-    for gone in ["victor", "whiskey", "alpha", "bravo"] {
+    for gone in ["victor", "whiskey", "alpha", "bravo", "foxtrot"] {
         assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
     }
     for kept in ["One", "two.", "charlie shown", "delta link shown"] {

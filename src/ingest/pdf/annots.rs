@@ -79,7 +79,10 @@ pub(super) fn annotation_boxes(doc: &Document, page: ObjectId) -> Vec<[f64; 4]> 
             .and_then(|bs| deref(doc, bs).as_dict().ok())
             .and_then(|bs| bs.get(b"W").ok())
             .and_then(|w| deref(doc, w).as_float().ok())
-            .map_or(1.0, f64::from);
+            .map(f64::from)
+            // The older form: `/Border [h v width]`.
+            .or_else(|| nums(a.get(b"Border").ok()).get(2).copied())
+            .map_or(1.0, f64::abs);
         if matches!(subtype, b"Ink" | b"Line" | b"PolyLine") {
             // Each stroke of the pen (or the line's points), thick and in
             // a colour, covers a band.

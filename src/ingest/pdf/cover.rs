@@ -109,6 +109,8 @@ pub(super) struct GState {
     fill_alpha: Option<f64>,
     stroke_alpha: Option<f64>,
     blend: Option<Blend>,
+    /// The line width it sets (`/LW`).
+    width: Option<f64>,
 }
 
 /// The graphics states these resources name.
@@ -148,7 +150,8 @@ pub(super) fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>
                 b"Normal" | b"Compatible" => Blend::Normal,
                 b"Multiply" | b"Darken" => Blend::Darkens,
                 b"Screen" | b"Lighten" => Blend::Lightens,
-                b"HardLight" => Blend::Keeps,
+                // Black keeps its luminosity black, white white.
+                b"HardLight" | b"Luminosity" => Blend::Keeps,
                 _ => Blend::Mixes,
             });
             let masked = state
@@ -167,6 +170,7 @@ pub(super) fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>
                     fill_alpha: alpha(b"ca"),
                     stroke_alpha: alpha(b"CA"),
                     blend,
+                    width: alpha(b"LW").map(f64::abs),
                 },
             ));
         }
@@ -239,6 +243,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                     state.fill.1 = g.fill_alpha.unwrap_or(state.fill.1);
                     state.stroke.1 = g.stroke_alpha.unwrap_or(state.stroke.1);
                     state.blend = g.blend.unwrap_or(state.blend);
+                    state.width = g.width.unwrap_or(state.width);
                 }
             }
             ("m", &[x, y]) => {

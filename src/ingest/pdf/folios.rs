@@ -21,6 +21,8 @@ struct Folio {
     roman: bool,
     /// A number alone on its line (not beside a running head).
     alone: bool,
+    /// On one of the page's last lines (its foot).
+    foot: bool,
 }
 
 /// A number beside the rest of its line, which must be a running head
@@ -62,6 +64,7 @@ pub(super) fn printed_numbers(pages: &[String]) -> Option<Vec<String>> {
                 n: h.n,
                 roman: false,
                 alone: false,
+                foot: false,
             }));
             fs
         })
@@ -111,7 +114,9 @@ fn run(folios: &[Vec<Folio>], roman: bool) -> Option<(i64, usize, usize)> {
     for (i, fs) in folios.iter().enumerate() {
         let mut offsets: Vec<i64> = fs
             .iter()
-            .filter(|f| f.roman == roman)
+            // Front matter numbered at the foot: a Roman numeral heading
+            // a page ("II") is a section's.
+            .filter(|f| f.roman == roman && (!roman || f.foot))
             .map(|f| f.n - (i as i64 + 1))
             .collect();
         offsets.sort_unstable();
@@ -123,13 +128,17 @@ fn run(folios: &[Vec<Folio>], roman: bool) -> Option<(i64, usize, usize)> {
     let (offset, pages) = support
         .into_iter()
         .max_by_key(|(o, p)| (p.len(), -o.abs()))?;
-    // Years printed one a page (a chronicle's heads) run with the pages
-    // too: numbers that all read as years are no folios.
+    // Years beside a chronicle's running heads ("1901 Chronicle of …")
+    // run with the pages too: such numbers, all years, are no folios (a
+    // number alone, pp. 1731–1736, is a folio).
     let years = !roman
         && pages.iter().all(|&i| {
-            folios[i]
-                .iter()
-                .any(|f| !f.roman && f.n - (i as i64 + 1) == offset && (1500..=2100).contains(&f.n))
+            folios[i].iter().any(|f| {
+                !f.roman
+                    && !f.alone
+                    && f.n - (i as i64 + 1) == offset
+                    && (1400..=2100).contains(&f.n)
+            })
         });
     let enough = if roman {
         pages.len() >= 2
@@ -154,7 +163,7 @@ fn folios_of(page: &str) -> (Vec<Folio>, Vec<Headed>) {
         if k >= EDGE && k + EDGE < n {
             continue;
         }
-        if let Some(f) = alone(line) {
+        if let Some(f) = alone(line, k + EDGE >= n) {
             alone_ones.push(f);
             continue;
         }
@@ -182,10 +191,10 @@ fn folios_of(page: &str) -> (Vec<Folio>, Vec<Headed>) {
 }
 
 /// A line that is a page number and nothing else: "12", "xiv", "Page 12",
-/// "- 12 -", "— 12 —", "Page 12 of 40".
-fn alone(line: &str) -> Option<Folio> {
-    let t =
-        line.trim_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—' | '[' | ']'));
+/// "- 12 -", "— 12 —", "Page 12 of 40" (not "[12]", a note's number); on
+/// the page's foot or not.
+fn alone(line: &str, foot: bool) -> Option<Folio> {
+    let t = line.trim_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '–' | '—'));
     let lower = t.to_lowercase();
     let t = lower.strip_prefix("page ").unwrap_or(&lower).trim();
     let t = t.split_once(" of ").map_or(t, |(a, _)| a.trim());
@@ -194,12 +203,14 @@ fn alone(line: &str) -> Option<Folio> {
             n,
             roman: false,
             alone: true,
+            foot,
         });
     }
     roman_value(t).map(|n| Folio {
         n,
         roman: true,
         alone: true,
+        foot,
     })
 }
 
@@ -284,10 +295,35 @@ mod tests {
             })
             .collect();
         assert_eq!(printed_numbers(&sections), None);
+        // Years beside a running head are no folios; pages alone are.
+        let chronicle: Vec<String> = (0..5)
+            .map(|i| {
+                format!(
+                    "{} Chronicle of the Lights\nText.\nMore.\nAnd more.",
+                    1497 + i
+                )
+            })
+            .collect();
+        assert_eq!(printed_numbers(&chronicle), None);
         assert_eq!(
-            printed_numbers(&pages(&["1901", "1902", "1903", "1904", "1905"])),
-            None
+            printed_numbers(&pages(&["1731", "1732", "1733", "1734", "1735"])).unwrap()[2],
+            "1733"
         );
+        // Section numerals heading pages are not front matter.
+        let sections: Vec<String> = ["", "II", "III", "", "", "", ""]
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let folio = if i >= 3 {
+                    (i - 2).to_string()
+                } else {
+                    String::new()
+                };
+                format!("{r}\nText of the page.\nMore.\nAnd more.\n{folio}")
+            })
+            .collect();
+        let got = printed_numbers(&sections).unwrap();
+        assert_eq!(got[1], "", "{got:?}");
         let heads: Vec<String> = [1, 2, 3, 4, 1, 2]
             .iter()
             .enumerate()

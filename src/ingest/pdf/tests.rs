@@ -376,6 +376,7 @@ fn drawn(pages: &[(bool, String)]) -> Vec<u8> {
                         "GS4" => dictionary! { "LW" => 2 },
                         "GS5" => dictionary! { "BM" => vec![Object::Name(b"Multiply".to_vec())] },
                         "GS6" => dictionary! { "BM" => "HardLight" },
+                        "GS7" => dictionary! { "LW" => 14, "BM" => "Luminosity" },
                     },
                 },
                 "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
@@ -704,6 +705,7 @@ fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
         line(300, "The boy was never fed.")
             + "q 20 0 0 20 0 0 cm 0 G 0.6 w 7.5 15.2 m 9.5 15.2 l S Q ",
         line(250, "The dog was never fed.") + "q /GS6 gs 1 g 60 246 300 14 re f Q ",
+        line(200, "The cat was never fed.") + "q /GS7 gs 0 G 150 204 m 190 204 l S Q ",
     ]
     .concat();
     let ex = extract(&drawn(&[(true, ops)])).expect("read");
