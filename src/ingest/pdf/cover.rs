@@ -282,20 +282,23 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 segments.push((current, start));
                 current = start;
             }
-            ("S" | "s", _) => {
-                if op.operator == "s" {
+            // Stroked (`S`, `s`), or filled and stroked (`B`, `b`): a thick
+            // outline that hides is a bar over each straight segment; a
+            // path closed by the operator (`s`, `b`) has its last one.
+            ("S" | "s" | "B" | "B*" | "b" | "b*", _) => {
+                if op.operator.starts_with(['s', 'b']) {
                     segments.push((current, start));
                 }
+                // The path itself first: filled (`B`, `b`), or ended
+                // unpainted (a stroke hides nothing of its inside).
+                if op.operator.starts_with(['B', 'b']) {
+                    set_grey(&mut out, hides(state.fill, state.blend));
+                    out.push(Operation::new("f", Vec::new()));
+                } else {
+                    out.push(Operation::new("n", Vec::new()));
+                }
                 if state.width * state.scale >= 2.0 && hides(state.stroke, state.blend) {
-                    let half = state.width / 2.0;
-                    for ((x1, y1), (x2, y2)) in segments.drain(..) {
-                        let bar = if (y1 - y2).abs() < 1e-6 {
-                            [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
-                        } else if (x1 - x2).abs() < 1e-6 {
-                            [x1 - half, y1.min(y2), state.width, (y1 - y2).abs()]
-                        } else {
-                            continue;
-                        };
+                    for bar in segments.iter().filter_map(|&(a, b)| bar(a, b, state.width)) {
                         set_grey(&mut out, true);
                         out.push(Operation::new(
                             "re",
@@ -305,33 +308,9 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                     }
                 }
                 segments.clear();
+                continue;
             }
             (f, _) if is_fill(f) => {
-                // Filled and stroked (`B`, `b`): its outline is a bar too.
-                if matches!(f, "B" | "B*" | "b" | "b*")
-                    && state.width * state.scale >= 2.0
-                    && hides(state.stroke, state.blend)
-                {
-                    if f.starts_with('b') {
-                        segments.push((current, start));
-                    }
-                    let half = state.width / 2.0;
-                    for ((x1, y1), (x2, y2)) in segments.clone() {
-                        let bar = if (y1 - y2).abs() < 1e-6 {
-                            [x1.min(x2), y1 - half, (x1 - x2).abs(), state.width]
-                        } else if (x1 - x2).abs() < 1e-6 {
-                            [x1 - half, y1.min(y2), state.width, (y1 - y2).abs()]
-                        } else {
-                            continue;
-                        };
-                        set_grey(&mut out, true);
-                        out.push(Operation::new(
-                            "re",
-                            bar.iter().map(|v| Object::Real(*v as f32)).collect(),
-                        ));
-                        out.push(Operation::new("f", Vec::new()));
-                    }
-                }
                 set_grey(&mut out, hides(state.fill, state.blend));
                 out.push(Operation::new("f", Vec::new()));
                 segments.clear();
@@ -343,6 +322,20 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         out.push(op);
     }
     out
+}
+
+/// The box (left, bottom, width, height) a segment from `a` to `b`
+/// stroked `width` wide covers, when it runs across or down the page.
+fn bar(a: (f64, f64), b: (f64, f64), width: f64) -> Option<[f64; 4]> {
+    let ((x1, y1), (x2, y2)) = (a, b);
+    let half = width / 2.0;
+    if (y1 - y2).abs() < 1e-6 {
+        Some([x1.min(x2), y1 - half, (x1 - x2).abs(), width])
+    } else if (x1 - x2).abs() < 1e-6 {
+        Some([x1 - half, y1.min(y2), width, (y1 - y2).abs()])
+    } else {
+        None
+    }
 }
 
 /// Operators that fill the current path.

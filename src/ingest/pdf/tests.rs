@@ -706,6 +706,10 @@ fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
             + "q 20 0 0 20 0 0 cm 0 G 0.6 w 7.5 15.2 m 9.5 15.2 l S Q ",
         line(250, "The dog was never fed.") + "q /GS6 gs 1 g 60 246 300 14 re f Q ",
         line(200, "The cat was never fed.") + "q /GS7 gs 0 G 150 204 m 190 204 l S Q ",
+        // A thick border around words hides what it crosses, not them.
+        line(150, "A boxed line is shown.")
+            + "0 G 3 w 60 140 300 30 re S 1 1 0 rg 3 w 60 100 300 30 re B ",
+        line(110, "A filled box with a border."),
     ]
     .concat();
     let ex = extract(&drawn(&[(true, ops)])).expect("read");
@@ -713,6 +717,7 @@ fn mixed_boxes_kept_states_and_stroked_shapes_read_as_drawn() {
     assert!(!t.contains("never"), "{t}");
     assert!(t.contains("A line seen through a wash."), "{t}");
     assert!(t.contains("The lamp was lit at dusk."), "{t}");
+    assert!(t.contains("A boxed line is shown."), "{t}");
 }
 
 /// Annotations whose appearance paints an opaque box or picture over
