@@ -23,6 +23,26 @@ fn verify_json(out: &Output, code: i32) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
+/// `verify SOURCES --quotes QUOTES --json` with BM25 alone, its JSON and
+/// exit code.
+fn verify_quotes(sources: &Path, quotes: &Path, index: &Path, code: i32) -> Value {
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    verify_json(
+        &run(&[
+            "verify",
+            &arg(sources),
+            "--quotes",
+            &arg(quotes),
+            "--json",
+            "--embedder",
+            "none",
+            "--index-dir",
+            &arg(index),
+        ]),
+        code,
+    )
+}
+
 fn json(out: &Output) -> Value {
     assert!(
         out.status.success(),
@@ -1420,20 +1440,7 @@ fn a_file_name_two_files_share_names_both() {
     )
     .unwrap();
     let idx = tempfile::tempdir().unwrap();
-    let r = verify_json(
-        &run(&[
-            "verify",
-            src.path().to_str().unwrap(),
-            "--quotes",
-            jl.to_str().unwrap(),
-            "--json",
-            "--embedder",
-            "none",
-            "--index-dir",
-            idx.path().to_str().unwrap(),
-        ]),
-        3,
-    );
+    let r = verify_quotes(src.path(), &jl, idx.path(), 3);
     let verdicts: Vec<&str> = r
         .as_array()
         .unwrap()
@@ -1468,20 +1475,7 @@ fn an_uncited_misquote_blames_no_cited_source() {
     )
     .unwrap();
     let idx = tempfile::tempdir().unwrap();
-    let r = verify_json(
-        &run(&[
-            "verify",
-            src.path().to_str().unwrap(),
-            "--quotes",
-            draft.to_str().unwrap(),
-            "--json",
-            "--embedder",
-            "none",
-            "--index-dir",
-            idx.path().to_str().unwrap(),
-        ]),
-        3,
-    );
+    let r = verify_quotes(src.path(), &draft, idx.path(), 3);
     assert_eq!(r[0]["verdict"], "fuzzy", "{r:#}");
     let note = r[0]["note"].as_str().unwrap();
     assert!(!note.contains("cited"), "{note}");

@@ -113,28 +113,30 @@ fn numbers(w: &str) -> bool {
 /// or joining them, whichever makes them more alike; 0 for titles of
 /// other works (see [`title_similarity`]).
 fn dice(a: &str, b: &str) -> f32 {
-    // A word one title has beyond the other, not in its subtitle, names
+    // Hyphens splitting words, and joining them ("Light-House").
+    let modes = [false, true].map(|join| (title_words(a, join), title_words(b, join), join));
+    let within = |x: &[String], y: &[String]| x.iter().all(|w| y.contains(w));
+    // A word a title has beyond the other, not in its subtitle, names
     // another work: "… of Norway and Sweden" is not "… of Norway".
-    for join in [false, true] {
-        let (wa, wb) = (title_words(a, join), title_words(b, join));
-        let extra_in_main = |t: &str, own: &[String], other: &[String]| {
-            let main = title_words(main_title(t), join);
-            own.iter()
-                .any(|w| !other.contains(w) && !SMALL.contains(&w.as_str()) && main.contains(w))
-        };
-        let one_sided = wa.iter().all(|w| wb.contains(w)) || wb.iter().all(|w| wa.contains(w));
-        if one_sided && (extra_in_main(a, &wa, &wb) || extra_in_main(b, &wb, &wa)) {
-            let other = if join { (false, true) } else { (true, false) };
-            // Spelt apart or joined ("Light-House"), whichever is alike.
-            let (sa, sb) = (title_words(a, other.0), title_words(b, other.0));
-            if sa.iter().all(|w| sb.contains(w)) && sb.iter().all(|w| sa.contains(w)) {
-                continue;
-            }
-            return 0.0;
-        }
+    let added_in_main = |t: &str, own: &[String], other: &[String], join: bool| {
+        let main = title_words(main_title(t), join);
+        own.iter()
+            .any(|w| !other.contains(w) && !SMALL.contains(&w.as_str()) && main.contains(w))
+    };
+    let alike = modes
+        .iter()
+        .any(|(wa, wb, _)| within(wa, wb) && within(wb, wa));
+    let added = modes.iter().any(|(wa, wb, join)| {
+        (within(wa, wb) || within(wb, wa))
+            && (added_in_main(a, wa, wb, *join) || added_in_main(b, wb, wa, *join))
+    });
+    if added && !alike {
+        return 0.0;
     }
-    dice_of(title_words(a, false), title_words(b, false))
-        .max(dice_of(title_words(a, true), title_words(b, true)))
+    modes
+        .into_iter()
+        .map(|(wa, wb, _)| dice_of(wa, wb))
+        .fold(0.0, f32::max)
 }
 
 /// A title before its subtitle: up to a colon, a dash set apart, a

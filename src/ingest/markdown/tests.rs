@@ -1,5 +1,29 @@
 use super::*;
 
+/// Is `quote` validated, word for word, in the extracted text?
+fn validated(ex: &Extracted, quote: &str) -> bool {
+    use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
+    let cs = [ChunkRef {
+        id: "m#0",
+        source_id: "m",
+        text: &ex.text,
+    }];
+    let cfg = ValidateConfig {
+        min_words: 1,
+        ..Default::default()
+    };
+    validate(quote, "m", &cs, &cfg).status == Status::Validated
+}
+
+/// The passages (paragraphs) of the extracted text, spaces collapsed.
+fn paras(ex: &Extracted) -> Vec<String> {
+    ex.blocks
+        .iter()
+        .filter(|b| matches!(b.kind, BlockKind::Para))
+        .map(|b| crate::text::collapse_ws(&ex.text[b.start..b.end]))
+        .collect()
+}
+
 #[test]
 fn html_comments_are_not_text() {
     let text = "# Notes\n\n<!-- a note\nto myself -->\n\nThe keepers can<!-- x -->not leave.\n\n`<!-- code -->` stays.\n\nThe keepers<!-- x --> left; the keepers <!-- y -->stayed<!-- z -->\nhome.\n";
@@ -38,20 +62,10 @@ fn html_comments_are_not_text() {
 /// to a space leaves the words either side whole.
 #[test]
 fn a_comment_inside_a_word_is_no_word_boundary() {
-    use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
     let ex = extract(
         "The keepers can<!-- note -->not leave the rock. \
          The boat<!-- x --> left the rock<!-- y -->\nat dawn.\n",
     );
-    let cs = [ChunkRef {
-        id: "m#0",
-        source_id: "m",
-        text: &ex.text,
-    }];
-    let cfg = ValidateConfig {
-        min_words: 1,
-        ..Default::default()
-    };
     for (quote, shown) in [
         ("not leave the rock.", false),
         ("The keepers can", false),
@@ -59,8 +73,7 @@ fn a_comment_inside_a_word_is_no_word_boundary() {
         ("left the rock", true),
         ("at dawn.", true),
     ] {
-        let v = validate(quote, "m", &cs, &cfg);
-        assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
+        assert_eq!(validated(&ex, quote), shown, "{quote}");
     }
 }
 
@@ -175,7 +188,6 @@ fn headings_paragraphs_and_lists_keep_file_offsets() {
 /// shown one is a passage (the red team's notes).
 #[test]
 fn an_html_block_shows_only_what_a_page_shows() {
-    use crate::validate::{ChunkRef, Status, ValidateConfig, validate};
     let src = "# Log\n\nIntro paragraph about the keeper.\n<div hidden>\n\
                Theta: the keeper secretly left the tower.\n</div>\n\
                The closing paragraph.\n\n\
@@ -196,25 +208,11 @@ fn an_html_block_shows_only_what_a_page_shows() {
     ] {
         assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
     }
-    let paras: Vec<String> = ex
-        .blocks
-        .iter()
-        .filter(|b| matches!(b.kind, BlockKind::Para))
-        .map(|b| crate::text::collapse_ws(&ex.text[b.start..b.end]))
-        .collect();
+    let paras = paras(&ex);
     assert!(
         paras.contains(&"Zeta: the lamp was lit at dusk.".to_string()),
         "{paras:?}"
     );
-    let cs = [ChunkRef {
-        id: "m#0",
-        source_id: "m",
-        text: &ex.text,
-    }];
-    let cfg = ValidateConfig {
-        min_words: 1,
-        ..Default::default()
-    };
     for (quote, shown) in [
         ("the keeper secretly left the tower", false),
         ("the keeper forged the journal", false),
@@ -222,8 +220,7 @@ fn an_html_block_shows_only_what_a_page_shows() {
         ("Zeta: the lamp was lit at dusk.", true),
         ("The closing paragraph.", true),
     ] {
-        let v = validate(quote, "m", &cs, &cfg);
-        assert_eq!(v.status == Status::Validated, shown, "{quote}: {v:?}");
+        assert_eq!(validated(&ex, quote), shown, "{quote}");
     }
 }
 
@@ -246,12 +243,7 @@ fn hidden_elements_hide_the_markdown_they_hold() {
     for kept in ["Intro.", "Kilo watched", "the sea.", "The end."] {
         assert!(ex.text.contains(kept), "{kept}: {}", ex.text);
     }
-    let paras: Vec<String> = ex
-        .blocks
-        .iter()
-        .filter(|b| matches!(b.kind, BlockKind::Para))
-        .map(|b| crate::text::collapse_ws(&ex.text[b.start..b.end]))
-        .collect();
+    let paras = paras(&ex);
     assert!(paras.iter().any(|p| p == "The end."), "{paras:?}");
     assert!(!paras.iter().any(|p| p.contains("sold")), "{paras:?}");
 }
