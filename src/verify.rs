@@ -187,8 +187,19 @@ pub fn parse_input(text: &str, min_words: usize) -> Result<Quotes> {
 /// Resolve what an author wrote as a source to a source id of the index.
 fn resolve_source(index: &Index, given: &str) -> Vec<String> {
     let files = &index.manifest.files;
-    if files.contains_key(given) {
-        return vec![given.to_string()];
+    let given = given.trim();
+    // A path the source's id ends (`./one/a.md`, or `src/one/a.md` from
+    // where `verify src` was run) names it.
+    let mut tail = given;
+    loop {
+        let t = tail.trim_start_matches("./");
+        if files.contains_key(t) {
+            return vec![t.to_string()];
+        }
+        match t.split_once('/') {
+            Some((_, rest)) if !rest.is_empty() => tail = rest,
+            _ => break,
+        }
     }
     // A file name names every file of that name (`history.md` in `vol1/`
     // and in `vol2/`), never the first one listed; else a title.

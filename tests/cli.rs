@@ -1400,7 +1400,7 @@ fn eval_of_no_questions_is_an_error() {
 /// A `source` that is the file name of two files (`history.md` in `vol1/`
 /// and `vol2/`) names both: a quote from either is validated, and one
 /// from another file is misattributed, never checked against whichever
-/// file was listed first.
+/// file was listed first. A path that ends in a file's id names it.
 #[test]
 fn a_file_name_two_files_share_names_both() {
     let src = tempfile::tempdir().unwrap();
@@ -1436,7 +1436,9 @@ fn a_file_name_two_files_share_names_both() {
         &jl,
         "{\"quote\": \"The first volume says the keeper rowed ashore\", \"source\": \"history.md\"}\n\
          {\"quote\": \"The second volume says the keeper never rowed ashore\", \"source\": \"history.md\"}\n\
-         {\"quote\": \"The third book says the keeper swam to the mainland\", \"source\": \"history.md\"}\n",
+         {\"quote\": \"The third book says the keeper swam to the mainland\", \"source\": \"history.md\"}\n\
+         {\"quote\": \"The first volume says the keeper rowed ashore\", \"source\": \"./vol1/history.md\"}\n\
+         {\"quote\": \"The first volume says the keeper rowed ashore\", \"source\": \"src/vol1/history.md \"}\n",
     )
     .unwrap();
     let idx = tempfile::tempdir().unwrap();
@@ -1447,7 +1449,18 @@ fn a_file_name_two_files_share_names_both() {
         .iter()
         .map(|x| x["verdict"].as_str().unwrap())
         .collect();
-    assert_eq!(verdicts, ["verbatim", "verbatim", "misattributed"], "{r:#}");
+    // A path the file's id ends names it.
+    assert_eq!(
+        verdicts,
+        [
+            "verbatim",
+            "verbatim",
+            "misattributed",
+            "verbatim",
+            "verbatim"
+        ],
+        "{r:#}"
+    );
 }
 
 /// A quote no source is cited for, a word off what a source says: its
