@@ -81,6 +81,11 @@ pub fn extract(text: &str) -> Extracted {
                 let hid_before = blocks_html.hide.is_some();
                 let before = blocks_html.unseen.len();
                 scan_html(&mut blocks_html, text, range.start, range.end);
+                // A paragraph left open ends before the next one (a
+                // Markdown paragraph is a `<p>`, which closes it).
+                if blocks_html.hide.as_ref().is_some_and(|h| h.0 == "p") {
+                    blocks_html.close(range.end);
+                }
                 let block = &text[range.clone()];
                 let unseen: Vec<_> = blocks_html.unseen[before..]
                     .iter()
@@ -329,8 +334,9 @@ struct RawHtml {
     unseen: Vec<(std::ops::Range<usize>, bool)>,
     /// Selectors of the document's own style sheets that hide.
     sheet: Vec<String>,
-    /// The element hiding what follows: its name, nesting depth and start.
-    hide: Option<(String, usize, usize)>,
+    /// The element hiding what follows: its name, nesting depth, start,
+    /// and how many other elements are open inside it.
+    hide: Option<(String, usize, usize, usize)>,
 }
 
 impl RawHtml {
@@ -344,9 +350,23 @@ impl RawHtml {
         let Some((closing, name)) = tag_name(tag) else {
             return;
         };
-        if let Some((open, depth, start)) = self.hide.as_mut() {
+        if let Some((open, depth, start, inner)) = self.hide.as_mut() {
             if *open == name && !VOID.contains(&name.as_str()) {
                 *depth = if closing { *depth - 1 } else { *depth + 1 };
+            } else if !VOID.contains(&name.as_str()) {
+                if !closing {
+                    *inner += 1;
+                } else if *inner == 0 {
+                    // The end of an element around it (`</blockquote>`
+                    // after `<div hidden/>`): it ends there too.
+                    let mark = !UNSEEN.contains(&open.as_str());
+                    self.unseen.push((*start..at, mark));
+                    self.unseen.push((at..end, false));
+                    self.hide = None;
+                    return;
+                } else {
+                    *inner -= 1;
+                }
             }
             if *depth == 0 {
                 let mark = !UNSEEN.contains(&open.as_str());
@@ -354,7 +374,7 @@ impl RawHtml {
                 self.hide = None;
             }
         } else if !closing && hides_its_content(tag, &name, &self.sheet) {
-            self.hide = Some((name, 1, at));
+            self.hide = Some((name, 1, at, 0));
         } else {
             let mark = inside_word || (!closing && SHOWS.contains(&name.as_str()));
             self.unseen.push((at..end, mark));
@@ -370,7 +390,7 @@ impl RawHtml {
 
     /// The end of the text an element may hide to (its block's end).
     fn close(&mut self, end: usize) {
-        if let Some((open, _, start)) = self.hide.take() {
+        if let Some((open, _, start, _)) = self.hide.take() {
             let mark = !UNSEEN.contains(&open.as_str());
             self.unseen.push((start..end, mark));
         }

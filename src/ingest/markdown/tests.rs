@@ -281,3 +281,24 @@ fn a_self_closed_hidden_div_stays_open() {
     assert!(!ex.text.contains("Hotel"), "{}", ex.text);
     assert!(ex.text.contains("Intro."), "{}", ex.text);
 }
+
+/// A hidden element ends where an element around it ends, and a hidden
+/// paragraph where the next paragraph begins, as a browser reads them
+/// (the red team's fourth round).
+#[test]
+fn hidden_elements_end_with_what_holds_them() {
+    let ex = extract(
+        "<blockquote>\n<div hidden/>\n\nHotel hidden.\n\n</blockquote>\n\nKilo shown after.\n\n\
+         <p hidden>\nIndia hidden.\n\nJuliet shown.\n",
+    );
+    for gone in ["Hotel", "India"] {
+        assert!(!ex.text.contains(gone), "{gone}: {}", ex.text);
+    }
+    for kept in ["Kilo shown after.", "Juliet shown."] {
+        assert!(
+            paras(&ex).iter().any(|p| p == kept),
+            "{kept}: {:?}",
+            paras(&ex)
+        );
+    }
+}
