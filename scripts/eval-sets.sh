@@ -68,6 +68,10 @@ run papers-f papers "$corpora/papers" "$here/eval/papers-questions-f.json" --spl
 # refusals: 8 near misses and 12 off-topic questions of 40), likewise.
 run music-g music "$corpora/music-library" "$here/eval/music-questions-g.json" --split "$split"
 run papers-g papers "$corpora/papers" "$here/eval/papers-questions-g.json" --split "$split"
+# The eighth sets (written blind on 2026-12-06, eighteenth round; not yet
+# calibrated on), likewise.
+run music-h music "$corpora/music-library" "$here/eval/music-questions-h.json" --split "$split"
+run papers-h papers "$corpora/papers" "$here/eval/papers-questions-h.json" --split "$split"
 # Off-topic probes (written blind on 2026-11-24, tenth round: 60 per folder,
 # everyday questions, the sources' words in another sense, other subjects;
 # all dev: the tenth round calibrated on them).
