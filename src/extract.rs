@@ -99,7 +99,7 @@ impl Default for ExtractConfig {
             // Calibrated on the dev halves (docs/evaluation-log.md).
             follow_focus: 5,
             // Calibrated on the dev halves (docs/evaluation-log.md).
-            event_sentences: 2,
+            event_sentences: 4,
             min_words: crate::text::MIN_QUOTE_WORDS,
         }
     }

@@ -573,7 +573,9 @@ fn a_line_in_capitals_is_not_quoted() {
 }
 
 /// A question about an event is answered by the sentences after the
-/// scene its words describe: the quote goes on to tell what they found.
+/// scene its words describe: the quote goes on to tell what they found,
+/// four sentences on at most (the Beethoven anecdote tells it in the
+/// fourth), not on to the rest of the story.
 /// A question about the scene itself is quoted as before.
 #[test]
 fn a_quote_for_an_event_goes_on_to_tell_it() {
@@ -581,8 +583,11 @@ fn a_quote_for_an_event_goes_on_to_tell_it() {
         "b.md#0",
         "The poet and the doctor called at the composer's house one hot afternoon. \
          Their knocking met with no answer, though they heard the piano. \
-         At last they opened the door and found him writing his ideas on the wall. \
-         The wall was later whitewashed by the landlord.",
+         Finding the door open, they went in and searched the rooms. \
+         At last they came upon him in a room at the back. \
+         He was writing his ideas on the wall. \
+         They left without a word. \
+         Years later the wall was whitewashed by the landlord.",
     );
     let run = |q: &str| {
         let terms: Vec<(String, f32)> = words(q).into_iter().map(|w| (w, 1.0)).collect();
