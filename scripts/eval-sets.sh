@@ -72,6 +72,10 @@ run papers-g papers "$corpora/papers" "$here/eval/papers-questions-g.json" --spl
 # calibrated on), likewise.
 run music-h music "$corpora/music-library" "$here/eval/music-questions-h.json" --split "$split"
 run papers-h papers "$corpora/papers" "$here/eval/papers-questions-h.json" --split "$split"
+# The ninth sets (written blind on 2026-12-07, nineteenth round; not yet
+# calibrated on), likewise.
+run music-i music "$corpora/music-library" "$here/eval/music-questions-i.json" --split "$split"
+run papers-i papers "$corpora/papers" "$here/eval/papers-questions-i.json" --split "$split"
 # Off-topic probes (written blind on 2026-11-24, tenth round: 60 per folder,
 # everyday questions, the sources' words in another sense, other subjects;
 # all dev: the tenth round calibrated on them).
