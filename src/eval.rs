@@ -347,6 +347,7 @@ pub fn run(
                 unstated_amount: o.unstated_amount,
                 asks_advice: o.asks_advice,
                 unknown_name_share: o.unknown_name_share,
+                absent_name_share: o.absent_name_share,
                 unknown_share: o.unknown_share,
             },
             g,

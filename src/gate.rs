@@ -30,6 +30,11 @@ pub struct GateConfig {
     /// something absent is refused; one that mentions an absent name in
     /// passing ("the Moroccan traveller") is judged on its evidence.
     pub unknown_names_min_share: f32,
+    /// ...or when the names' words no source uses carry this share
+    /// ("Peri's Dafne"; "Bishop Elfeg" has none, two words the sources use
+    /// apart): a word the sources never write is stronger evidence of a
+    /// subject they lack than a phrase they never happen to write whole.
+    pub absent_names_min_share: f32,
     /// ...or, whatever their share, when one of them is an identifier
     /// ("SMOTE", "AlphaFold", "GPT4") that no retrieved passage spells out
     /// either: an identifier names one method, dataset or product, and
@@ -79,6 +84,9 @@ impl Default for GateConfig {
             unknown_penalty: 0.25,
             refuse_unknown_names: true,
             unknown_names_min_share: 0.25,
+            // Calibrated on the dev halves (docs/evaluation-log.md,
+            // "Nineteenth round").
+            absent_names_min_share: 0.15,
             refuse_unknown_identifiers: true,
             refuse_unseen_identifiers: true,
             refuse_unstated_amount: true,
@@ -266,6 +274,9 @@ pub struct GateInput<'a> {
     /// The question asks for advice ("How do I…", "the best way to…").
     pub asks_advice: bool,
     pub unknown_name_share: f32,
+    /// The share of query terms that are words of those names no source
+    /// uses ("Dafne", not "Bishop Elfeg", two words the sources use apart).
+    pub absent_name_share: f32,
     pub unknown_share: f32,
 }
 
@@ -287,6 +298,11 @@ pub fn retrieval_gate(input: &GateInput<'_>, cfg: &GateConfig) -> GateDecision {
     numbers.insert(
         "unknown_names_min_share".into(),
         r4(cfg.unknown_names_min_share),
+    );
+    numbers.insert("absent_name_share".into(), r4(input.absent_name_share));
+    numbers.insert(
+        "absent_names_min_share".into(),
+        r4(cfg.absent_names_min_share),
     );
     numbers.insert("candidates".into(), kept.len() as f64);
     if input.query_terms == 0 {
@@ -397,7 +413,9 @@ fn unknown_names_refusal(
     let identifier = cfg.refuse_unknown_identifiers && !input.unknown_identifiers.is_empty();
     if !(cfg.refuse_unknown_names
         && !input.unknown_names.is_empty()
-        && (input.unknown_name_share >= cfg.unknown_names_min_share || identifier))
+        && (input.unknown_name_share >= cfg.unknown_names_min_share
+            || input.absent_name_share >= cfg.absent_names_min_share
+            || identifier))
     {
         return None;
     }

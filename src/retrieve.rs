@@ -130,6 +130,10 @@ pub struct Retrieval {
     /// IDF-weighted share of the query's terms that belong to those names,
     /// in [0, 1]: how much of the question is about what the sources lack.
     pub unknown_name_share: f32,
+    /// The share of the query's terms that are words of those names no
+    /// source uses ("Dafne"; none of "Bishop Elfeg", two words the sources
+    /// use apart), in [0, 1].
+    pub absent_name_share: f32,
     /// IDF-weighted share of the query's terms that occur nowhere in the
     /// sources, in [0, 1].
     pub unknown_share: f32,
@@ -320,6 +324,11 @@ pub fn retrieve(
     } else {
         0.0
     };
+    let absent_terms: HashSet<String> = looked_up
+        .iter()
+        .filter(|(_, _, df)| *df == 0)
+        .map(|(t, _, _)| t.clone())
+        .collect();
     let terms: Vec<(String, f32)> = looked_up.into_iter().map(|(t, w, _)| (t, w)).collect();
     let query_vector = match embedder {
         Some(e) if !normalized.is_empty() => e.embed(&[query])?.into_iter().next(),
@@ -438,17 +447,22 @@ pub fn retrieve(
         .iter()
         .flat_map(|n| index.analyze(n))
         .collect();
-    let unknown_name_share = if total_idf > 0.0 {
-        terms
-            .iter()
-            .filter(|(t, _)| name_terms.contains(t))
-            .map(|(_, w)| w)
-            .sum::<f32>()
-            / total_idf
-            + 0.0
-    } else {
-        0.0
+    // The IDF-weighted share of the query's terms that are those names'
+    // (and, with `absent`, used by no source).
+    let share_of = |absent: bool| {
+        if total_idf > 0.0 {
+            terms
+                .iter()
+                .filter(|(t, _)| name_terms.contains(t) && (!absent || absent_terms.contains(t)))
+                .map(|(_, w)| w)
+                .sum::<f32>()
+                / total_idf
+                + 0.0
+        } else {
+            0.0
+        }
     };
+    let (unknown_name_share, absent_name_share) = (share_of(false), share_of(true));
 
     let (unknown_identifiers, unseen_identifiers) =
         names::lacking_identifiers(index, query, &unknown_names, &candidates, cfg.top_k);
@@ -463,6 +477,7 @@ pub fn retrieve(
         unstated_amount,
         asks_advice: advice::asks_advice(query),
         unknown_name_share,
+        absent_name_share,
         unknown_share,
         query_vector,
     })

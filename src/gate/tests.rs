@@ -78,6 +78,27 @@ fn retrieval_tier_reasons() {
     assert_eq!(d.reason, Reason::Passed);
     assert_eq!(d.numbers["unknown_name_share"], 0.1);
     assert_eq!(d.numbers["unknown_names_min_share"], 0.25);
+    // A name with a word no source uses ("Peri's Dafne") refuses at a
+    // smaller share than a phrase the sources never write whole ("Bishop
+    // Elfeg"), but not when it is a small part of the question either.
+    let absent = GateInput {
+        unknown_name_share: 0.18,
+        absent_name_share: 0.18,
+        ..passing
+    };
+    assert_eq!(retrieval_gate(&absent, &cfg).reason, Reason::UnknownNames);
+    let phrase = GateInput {
+        absent_name_share: 0.0,
+        ..absent
+    };
+    assert_eq!(retrieval_gate(&phrase, &cfg).reason, Reason::Passed);
+    let small = GateInput {
+        unknown_name_share: 0.1,
+        absent_name_share: 0.1,
+        ..absent
+    };
+    assert_eq!(retrieval_gate(&small, &cfg).reason, Reason::Passed);
+    assert_eq!(d.numbers["absent_names_min_share"], 0.15);
     // An identifier the sources never use refuses whatever its share
     // ("In SMOTE, how many nearest neighbours…"), unless turned off.
     let ids = vec!["SMOTE".to_string()];

@@ -192,6 +192,9 @@ pub struct QueryOutcome {
     pub asks_advice: bool,
     /// IDF-weighted share of query terms that belong to those names.
     pub unknown_name_share: f32,
+    /// The share of query terms that are words of those names no source
+    /// uses.
+    pub absent_name_share: f32,
     /// IDF-weighted share of query terms that occur nowhere in the sources.
     pub unknown_share: f32,
     pub engine: String,
@@ -302,6 +305,7 @@ pub fn ask_with(
         unstated_amount: retrieval.unstated_amount,
         asks_advice: retrieval.asks_advice,
         unknown_name_share: retrieval.unknown_name_share,
+        absent_name_share: retrieval.absent_name_share,
         unknown_share: retrieval.unknown_share,
         engine: engine.name(),
         embedder: embedder.map(|e| e.id().to_string()),
@@ -363,6 +367,7 @@ pub fn ask_with(
         unstated_amount: retrieval.unstated_amount,
         asks_advice: retrieval.asks_advice,
         unknown_name_share: retrieval.unknown_name_share,
+        absent_name_share: retrieval.absent_name_share,
         unknown_share: retrieval.unknown_share,
     };
     let decision = match &scores {

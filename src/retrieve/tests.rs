@@ -201,6 +201,22 @@ fn unknown_names_are_whole_runs() {
             .0
             .is_empty()
     );
+    // The absent share counts only the names' words no source uses: none
+    // for two known words never written together, all of a name no source
+    // writes, the unknown word alone of a run with a known one.
+    let shares = |q: &str| {
+        let r = retrieve(&index, None, q, &RetrieveConfig::default()).unwrap();
+        (r.unknown_name_share, r.absent_name_share)
+    };
+    let (named, absent) = shares("Who built Hook Head?");
+    assert!(named > 0.0 && absent == 0.0, "{named} {absent}");
+    let (named, absent) = shares("Who led Kneisel?");
+    assert!(
+        absent > 0.0 && (named - absent).abs() < 1e-6,
+        "{named} {absent}"
+    );
+    let (named, absent) = shares("Who led the Kneisel Quartet?");
+    assert!(absent > 0.0 && absent < named, "{named} {absent}");
 }
 
 #[test]

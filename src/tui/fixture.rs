@@ -273,6 +273,7 @@ pub fn answer_outcome(chunks: usize, snippets: usize) -> QueryOutcome {
         unstated_amount: false,
         asks_advice: false,
         unknown_name_share: 0.0,
+        absent_name_share: 0.0,
         unknown_share: 0.0,
         engine: "extractive".into(),
         embedder: Some("builtin".into()),
