@@ -4,7 +4,7 @@
 
 use crate::chunk::Chunk;
 use crate::embed::{Embedder, dot};
-use crate::text::{char_offset, sentences};
+use crate::text::{char_offset, sentences, shown_sentences};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -209,7 +209,7 @@ pub fn extractive(
         .collect();
     let mut windows: Vec<Window> = Vec::new();
     let all_sents: Vec<Vec<std::ops::Range<usize>>> =
-        chunks.iter().map(|c| sentences(&c.text)).collect();
+        chunks.iter().map(|c| shown_sentences(&c.text)).collect();
     // Each question word's best match in each sentence (late interaction),
     // for every chunk at once: a token's cosines are computed once. Each
     // chunk's title and heading chain come after all the sentences: like
@@ -274,6 +274,9 @@ pub fn extractive(
             // the next sentence adds no question term ("Muss es sein?").
             let mut too_short = false;
             for j in i..(i + cfg.max_sentences).min(sents.len()) {
+                if j > i && apart(&chunk.text, sents, j) {
+                    break;
+                }
                 if let Some(m) = &matches {
                     for (a, b) in matched.iter_mut().zip(&m.best[first + j]) {
                         *a = a.max(*b);
@@ -416,6 +419,7 @@ pub fn extractive(
         while first > 0
             && w.last - first + 1 < cfg.max_sentences
             && refers_back(sent(first))
+            && !apart(text, sents, first)
             && !taken(first - 1)
             && ends_sentence(sent(first - 1))
             && claim(first - 1)
@@ -427,6 +431,7 @@ pub fn extractive(
         let mut last = w.last;
         while last + 1 < sents.len()
             && last < w.last + event
+            && !apart(text, sents, last + 1)
             && !taken(last + 1)
             && ends_sentence(sent(last))
             && ends_sentence(sent(last + 1))
@@ -441,6 +446,7 @@ pub fn extractive(
         while last + 1 < sents.len()
             && last - first + 1 < cfg.max_sentences
             && goes_on(sent(last + 1))
+            && !apart(text, sents, last + 1)
             && !taken(last + 1)
             && ends_sentence(sent(last))
             && ends_sentence(sent(last + 1))
@@ -476,6 +482,13 @@ pub fn extractive(
         snippets,
         summary,
     })
+}
+
+/// Sentence `k` of `text` and the one before it stand either side of text
+/// the source does not show (its [`crate::text::HIDDEN_MARK`]): no quote
+/// takes in both.
+fn apart(text: &str, sents: &[std::ops::Range<usize>], k: usize) -> bool {
+    k > 0 && text[sents[k - 1].end..sents[k].start].contains(crate::text::HIDDEN_MARK)
 }
 
 /// For each chosen quote that holds none of the `asked_for` terms, the

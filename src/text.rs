@@ -255,6 +255,33 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// The object mark ingest leaves where a source holds text a reader is not
+/// shown (struck through, hidden, unreadable): no quote runs across it.
+pub const HIDDEN_MARK: char = '\u{FFFC}';
+
+/// [`sentences`], each cut at the [`HIDDEN_MARK`]s inside it: the pieces
+/// either side are quoted apart, never across what the page does not show.
+pub fn shown_sentences(s: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for r in sentences(s) {
+        let mut start = r.start;
+        let pieces = s[r.clone()]
+            .match_indices(HIDDEN_MARK)
+            .map(|(i, m)| (r.start + i, r.start + i + m.len()))
+            .chain(std::iter::once((r.end, r.end)));
+        for (at, next) in pieces {
+            let piece = &s[start..at];
+            let lead = piece.len() - piece.trim_start().len();
+            let trimmed = piece.trim();
+            if !trimmed.is_empty() {
+                out.push(start + lead..start + lead + trimmed.len());
+            }
+            start = next;
+        }
+    }
+    out
+}
+
 /// `text` with what a reader is never shown (a comment) blanked: every
 /// byte of each range but line breaks becomes a space, so lines and byte
 /// offsets stay; a range marked `true` (inside a line of text) starts with

@@ -175,7 +175,7 @@ proptest::proptest! {
                 "The keeper", "lit the lamp", "in 1759.", "Smeaton’s", "mortar", "set.",
                 "Why?", "because", "灯台", "🚢", "naïve", "\r\n", "  ", "ﬁne", "—", "x",
                 "Grace Darling", "rowed out!", "e\u{301}", "\u{1b}[31m", "3.5%", "\n\n",
-                "It was", "This lamp", "such", "He adds",
+                "It was", "This lamp", "such", "He adds", "\u{FFFC}",
             ]), 1..40).prop_map(|ws| ws.join(" ")),
             1..4,
         ),
@@ -217,6 +217,8 @@ proptest::proptest! {
             proptest::prop_assert_eq!(&s.source_id, &c.source_id);
             // Long enough for validation to check.
             proptest::prop_assert!(s.content.unicode_words().count() >= 4, "{:?}", s.content);
+            // Never across text the source does not show.
+            proptest::prop_assert!(!s.content.contains(crate::text::HIDDEN_MARK), "{:?}", s.content);
         }
         // No sentence is quoted twice from one source, overlapping chunks
         // or not.

@@ -15,7 +15,7 @@ use crate::budget::format_header;
 use crate::chunk::Chunk;
 use crate::extract::{Extraction, MAX_SNIPPETS, Snippet, Span};
 use crate::provider::LlmError;
-use crate::text::{char_offset, sentences};
+use crate::text::{char_offset, sentences, shown_sentences};
 use serde_json::{Map, Value, json};
 use std::ops::Range;
 
@@ -36,7 +36,7 @@ impl<'a> Numbered<'a> {
         let sentences = chunks
             .iter()
             .enumerate()
-            .flat_map(|(ci, c)| sentences(&c.text).into_iter().map(move |r| (ci, r)))
+            .flat_map(|(ci, c)| shown_sentences(&c.text).into_iter().map(move |r| (ci, r)))
             .collect();
         Numbered { chunks, sentences }
     }
@@ -102,6 +102,9 @@ impl<'a> Numbered<'a> {
         let last = last.min(first + MAX_QUOTE_SENTENCES - 1);
         let chunk = self.chunks[ci];
         let (start, end) = (self.sentences[first].1.start, self.sentences[last].1.end);
+        if chunk.text[start..end].contains(crate::text::HIDDEN_MARK) {
+            return unfounded(p, "runs across text the source does not show", relevance);
+        }
         Snippet {
             content: chunk.text[start..end].to_string(),
             source_id: chunk.source_id.clone(),

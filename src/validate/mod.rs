@@ -242,6 +242,19 @@ impl Validation {
     }
 
     fn located(mut self, chunks: &[ChunkRef<'_>], hits: &[Hit]) -> Validation {
+        // Across the mark of text a reader is not shown (struck, hidden,
+        // unreadable) a quote says what the page does not ("was ￼ guilty").
+        let hides = hits.iter().any(|h| {
+            crate::text::slice_chars(chunks[h.chunk].text, h.start, h.end)
+                .contains(crate::text::HIDDEN_MARK)
+        });
+        if self.status == Status::Validated && hides {
+            self.verdict = Verdict::NonContiguous;
+            self.status = Status::Flagged;
+            self.note = "runs across text the source does not show (struck through, hidden \
+                         or unreadable): the words either side are not side by side"
+                .into();
+        }
         self.spans = hits
             .iter()
             .map(|h| Span {

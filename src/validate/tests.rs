@@ -1669,13 +1669,8 @@ const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
         Some("possible"),
     ),
     ("un\\ ``able``", "un\\ ``able``", Some("un"), Some("able")),
-    // A Markdown comment inside a word, as ingest blanks it.
-    (
-        "can\u{FFFC}       not",
-        "can\u{FFFC} not",
-        Some("can"),
-        Some("not"),
-    ),
+    // (A Markdown comment inside a word, as ingest blanks it, leaves its
+    // mark: no quote runs across it, `no_validated_quote_runs_across_hidden_text`.)
     // Markdown links by reference, with a title; a character reference;
     // an image.
     ("[un][1]safe", "[un][1]safe", Some("[un"), Some("safe")),
@@ -1940,4 +1935,95 @@ fn invisible_differences_are_named() {
         "{}",
         v.note
     );
+}
+
+proptest! {
+    #![proptest_config(crate::cases(256))]
+
+    /// Red team, round 15: where ingest leaves its object mark (struck,
+    /// hidden or unreadable text), no quote across it validates — neither
+    /// one that copies the mark nor one that reads it as nothing or as a
+    /// space ("was ￼ guilty" → "was guilty") — wherever the two chunks of
+    /// a source part; a quote on either side of it still does.
+    #[test]
+    fn no_validated_quote_runs_across_hidden_text(
+        words in prop::collection::vec(prop::sample::select(vec![
+            "The", "keeper", "was", "not", "guilty", "of", "the", "crime", "at", "rock.",
+            "It", "never", "cannot", "lamp", "“lit”", "—", "light-\nhouse", "1859,",
+        ]), 6..40),
+        marks in prop::collection::vec(0usize..40, 1..4),
+        a in 0usize..10_000, b in 0usize..10_000, kind in 0u8..4, split in 0usize..40,
+    ) {
+        let mut pieces: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        for m in &marks {
+            let at = m % (pieces.len() + 1);
+            pieces.insert(at, crate::text::HIDDEN_MARK.to_string());
+        }
+        let text = pieces.join(" ");
+        let quote = char_sub(&text, a, b);
+        let quote = match kind {
+            0 => quote,
+            1 => quote.replace(&format!("{} ", crate::text::HIDDEN_MARK), ""),
+            2 => quote.replace(crate::text::HIDDEN_MARK, " "),
+            _ => quote.replace(crate::text::HIDDEN_MARK, ""),
+        };
+        // One chunk, or two adjacent chunks of the source split at a word.
+        let ws: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
+        let at = ws.get(split % ws.len().max(1)).copied().unwrap_or(0);
+        let (head, tail) = (text[..at].to_string(), text[at..].trim_start().to_string());
+        let two = [
+            ChunkRef { id: "s#0", source_id: "s", text: &head },
+            ChunkRef { id: "s#1", source_id: "s", text: &tail },
+        ];
+        let one = [ChunkRef { id: "s#0", source_id: "s", text: &text }];
+        let cfg = ValidateConfig { min_words: 1, ..cfg() };
+        for (cs, next) in [(&one[..], vec![None]), (&two[..], vec![Some(1), None])] {
+            let v = Validator::new(cs).with_adjacency(next).validate(&quote, "s", &cfg);
+            if v.status == Status::Validated {
+                for sp in &v.spans {
+                    let c = cs.iter().find(|c| c.id == sp.chunk_id).unwrap();
+                    prop_assert!(
+                        !slice_chars(c.text, sp.start, sp.end).contains(crate::text::HIDDEN_MARK),
+                        "{:?} validated across a mark in {:?}: {:?}", quote, text, v
+                    );
+                }
+                prop_assert!(!v.copy_text.as_deref().unwrap_or("").contains(crate::text::HIDDEN_MARK));
+                // Nor does the quote join words the mark keeps apart.
+                let joined = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+                let sides: Vec<String> = text
+                    .split(crate::text::HIDDEN_MARK)
+                    .map(joined)
+                    .collect();
+                let q = joined(&quote);
+                prop_assert!(
+                    sides.iter().any(|s| crate::validate::normalize(s).text
+                        .contains(&crate::validate::normalize(&q).text)),
+                    "{:?} validated but on no one side of the marks in {:?}", quote, text
+                );
+            }
+        }
+    }
+}
+
+/// Red team, round 15, finding 05: "<s>not</s>" leaves a mark; the quote
+/// across it, with the mark or without, is flagged; a quote beside it is
+/// validated.
+#[test]
+fn a_quote_across_struck_text_is_flagged() {
+    let text = "The jury found that the keeper was \u{FFFC} guilty of the crime at the rock.";
+    let cs = [ChunkRef {
+        id: "t#0",
+        source_id: "t",
+        text,
+    }];
+    for q in [
+        "The jury found that the keeper was \u{FFFC} guilty of the crime at the rock.",
+        "The jury found that the keeper was guilty of the crime at the rock.",
+        "keeper was guilty of the crime",
+    ] {
+        let v = validate(q, "t", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{q:?}: {v:?}");
+    }
+    let v = validate("The jury found that the keeper was", "t", &cs, &cfg());
+    assert_eq!(v.verdict, Verdict::Verbatim, "{v:?}");
 }

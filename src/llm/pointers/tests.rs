@@ -231,6 +231,7 @@ fn text_strategy() -> impl Strategy<Value = String> {
             "🚢",
             "naïve",
             "\r\n",
+            "\u{FFFC}",
             "  ",
             "ﬁne",
             "—",
@@ -288,6 +289,8 @@ proptest! {
                     prop_assert!(span.start < span.end);
                     prop_assert_eq!(slice_chars(&c.text, span.start, span.end), s.content.as_str());
                     prop_assert_eq!(&s.source_id, &c.source_id);
+                    // Never across text the source does not show.
+                    prop_assert!(!s.content.contains(crate::text::HIDDEN_MARK), "{:?}", s.content);
                     prop_assert!(
                         v.verdict.status() == Status::Validated || v.verdict == Verdict::TooShort,
                         "{:?}", v.verdict
