@@ -15,6 +15,9 @@ pub enum ClaimIssue {
     CitesDroppedOnly,
     /// It cites a snippet number that does not exist.
     CitesMissing,
+    /// It puts in quotation marks words that neither its quotes nor their
+    /// passages hold: a quotation the source does not have.
+    Misquotes,
 }
 
 impl ClaimIssue {
@@ -23,6 +26,7 @@ impl ClaimIssue {
             ClaimIssue::Uncited => "no citation",
             ClaimIssue::CitesDroppedOnly => "cites only quotes that failed validation",
             ClaimIssue::CitesMissing => "cites a quote that does not exist",
+            ClaimIssue::Misquotes => "quotes words its sources do not have",
         }
     }
 }
@@ -63,7 +67,7 @@ pub fn says_something(claim: &str) -> bool {
 }
 
 /// A claim's text without its `[n]` markers (they are not numbers it states).
-fn without_markers(s: &str) -> String {
+pub fn without_markers(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut at = 0;
     for (r, _) in citation_markers(s) {
@@ -147,7 +151,32 @@ pub fn judge_support(
             c.support = Some(best.label);
             c.support_reason = Some(best.reason);
         }
+        if c.issue.is_none() && misquotes(&c.text, &c.citations, quotes) {
+            c.issue = Some(ClaimIssue::Misquotes);
+        }
     }
+}
+
+/// `claim` holds a quotation of [`crate::text::MIN_QUOTE_WORDS`] words or
+/// more (shorter ones are terms: the “Stevenson light”) that is in none of
+/// the quotes it cites, nor their passages: words shown as the source's
+/// that the source does not have, whatever a judge of the claim says.
+fn misquotes(claim: &str, cites: &[usize], quotes: &[Option<(&str, &str)>]) -> bool {
+    use unicode_segmentation::UnicodeSegmentation;
+    let folded = |s: &str| crate::validate::normalize(s).text;
+    let held: Vec<String> = cites
+        .iter()
+        .filter_map(|&n| quotes.get(n.checked_sub(1)?).copied().flatten())
+        .flat_map(|(quote, chunk)| [folded(quote), folded(chunk)])
+        .collect();
+    quotations(claim).into_iter().any(|r| {
+        let body = &claim[r];
+        // Its own stop or comma may differ from the source's.
+        let inner = folded(body);
+        let inner = inner.trim_matches(|c: char| !c.is_alphanumeric());
+        body.unicode_words().count() >= crate::text::MIN_QUOTE_WORDS
+            && !held.iter().any(|h| h.contains(inner))
+    })
 }
 
 /// Reword every claim its quotes support only in part so that it hedges

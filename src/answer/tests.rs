@@ -360,3 +360,73 @@ proptest::proptest! {
         proptest::prop_assert_eq!(claims[0].support, Some(crate::support::Support::Entails), "{:?}", claims[0].support_reason);
     }
 }
+
+/// Red team, round 15, finding 06: a summary that puts in quotation marks
+/// words its quote does not have is flagged, whatever a judge says of it,
+/// and the answer is not "high"; a quotation of the quote's own words (its
+/// stop aside), or a short term in quotation marks, is not.
+#[test]
+fn a_quotation_the_source_does_not_have_is_flagged() {
+    let quote = "The keepers could not leave the rock during winter storms.";
+    let quotes = [Some((quote, quote))];
+    let statuses = [Validated];
+    let judged = |summary: &str| {
+        let mut claims = check_claims(summary, &statuses);
+        judge_support(
+            &mut claims,
+            &quotes,
+            &crate::support::SupportConfig::default(),
+        );
+        claims
+    };
+    let claims = judged(
+        "Stevenson wrote: “The keepers could not leave the rock during winter storms, and each was paid £500 a year.” [1]",
+    );
+    assert_eq!(claims[0].issue, Some(ClaimIssue::Misquotes), "{claims:?}");
+    assert_eq!(
+        confidence(Some(0.9), 0.6, true, &statuses, &claims),
+        Confidence::Low
+    );
+    for fine in [
+        "Stevenson wrote: “The keepers could not leave the rock during winter storms,” [1]",
+        "Stevenson wrote: \"the keepers could not leave the rock\" [1].",
+        "The “winter storms” kept the keepers on the rock [1].",
+    ] {
+        let claims = judged(fine);
+        assert_eq!(claims[0].issue, None, "{fine}: {claims:?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::cases(128))]
+
+    /// Whatever a summary puts in quotation marks, it is either words of a
+    /// cited quote or its passage, or the claim is flagged.
+    #[test]
+    fn a_quotation_in_an_unflagged_claim_is_the_sources_words(
+        words in proptest::collection::vec("[a-z]{1,7}|[0-9]{1,4}|not|never", 4..20),
+        a in 0usize..40, b in 0usize..40, swap in proptest::bool::ANY, at in 0usize..40,
+    ) {
+        let quote = words.join(" ") + ".";
+        let (a, b) = (a % words.len(), b % words.len());
+        let (a, b) = (a.min(b), a.max(b) + 1);
+        let mut inner: Vec<String> = words[a..b].to_vec();
+        if swap {
+            let i = at % inner.len();
+            inner[i] = format!("{}x", inner[i]);
+        }
+        let summary = format!("They wrote: “{}” [1]", inner.join(" "));
+        let quotes = [Some((quote.as_str(), quote.as_str()))];
+        let mut claims = check_claims(&summary, &[Validated]);
+        judge_support(&mut claims, &quotes, &crate::support::SupportConfig::default());
+        let held = crate::validate::normalize(&quote).text.contains(
+            crate::validate::normalize(&inner.join(" ")).text.as_str(),
+        );
+        if claims[0].issue != Some(ClaimIssue::Misquotes) {
+            proptest::prop_assert!(held || inner.len() < crate::text::MIN_QUOTE_WORDS,
+                "{summary:?} unflagged against {quote:?}");
+        } else {
+            proptest::prop_assert!(!held, "{summary:?} flagged though {quote:?} holds it");
+        }
+    }
+}

@@ -119,10 +119,22 @@ pub fn refine(
     else {
         return Usage::default();
     };
-    for ((i, _), label) in asks.iter().zip(labels) {
+    for ((i, (_, quote)), label) in asks.iter().zip(labels) {
         if let Some((l, why)) = label {
             let c = &mut claims[*i];
             let l = merge(c.support, l);
+            // Nor does it make a claim entailed that gives a figure its
+            // quote does not ("… and each was paid £500 a year").
+            let text = crate::answer::without_markers(&c.text);
+            if l == Support::Entails
+                && let Some(n) = crate::support::figure_missing(&text, quote)
+            {
+                c.support = Some(Support::Partial);
+                c.support_reason = Some(format!(
+                    "the model judged it entailed, but the quote gives no figure {n}"
+                ));
+                continue;
+            }
             c.support = Some(l);
             c.support_reason = Some(format!("the model judged it {l:?}: {why}").to_lowercase());
         }

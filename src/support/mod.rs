@@ -179,6 +179,19 @@ fn without_quoting(claim: &str, quote: &str, keep_quotation: bool) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A figure `claim` gives that `quote` does not (the quote's own words and
+/// who they are attributed to aside; `claim` without its `[n]` markers):
+/// a claim stating it is not entailed, whatever a model judging it says.
+pub fn figure_missing(claim: &str, quote: &str) -> Option<String> {
+    let own = assertion(claim, quote);
+    let (own, _) = strip_attribution(&own, quote);
+    let q = facts(quote);
+    facts(own)
+        .numbers
+        .into_iter()
+        .find(|n| !q.numbers.contains(n))
+}
+
 /// Judge whether `quote` supports `claim`; `context` (the quote's chunk)
 /// can turn a missing detail into `partial` rather than `contradicts`.
 pub fn judge(claim: &str, quote: &str, context: Option<&str>, cfg: &SupportConfig) -> Judgement {

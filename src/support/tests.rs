@@ -381,3 +381,26 @@ fn hedged_wording() {
         None
     );
 }
+
+/// Red team, round 15, finding 06: the figure a claim adds to its quote is
+/// found, its citation and the quote's own words aside.
+#[test]
+fn a_figure_the_quote_lacks_is_found() {
+    let quote = "The keepers could not leave the rock during winter storms.";
+    assert_eq!(
+        figure_missing(
+            "The keepers could not leave the rock in winter, and each was paid £500 a year.",
+            quote
+        )
+        .as_deref(),
+        Some("500")
+    );
+    assert_eq!(
+        figure_missing("The keepers stayed on the rock in winter storms.", quote),
+        None
+    );
+    assert_eq!(
+        figure_missing("The tower was lit in 1810.", "It was first lit in 1810."),
+        None
+    );
+}
