@@ -429,6 +429,30 @@ fn same_colour(v: &str) -> Option<String> {
     })
 }
 
+/// Text in colour `ink` on `backdrop` (CSS colours, as written) cannot be
+/// told from it: a contrast ratio under 1.05 (white on white, `#fefefe`
+/// on `#fff`, translucent white on white); colours not read are apart.
+pub(super) fn indistinct(ink: &str, backdrop: &str) -> bool {
+    let (Ok(i), Ok(b)) = (csscolorparser::parse(ink), csscolorparser::parse(backdrop)) else {
+        return false;
+    };
+    // The text blends into what is behind it by its opacity.
+    let blend = |x: f32, y: f32| i.a * x + (1.0 - i.a) * y;
+    let lum = |r: f32, g: f32, b: f32| {
+        let lin = |c: f32| {
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    };
+    let l1 = lum(blend(i.r, b.r), blend(i.g, b.g), blend(i.b, b.b));
+    let l2 = lum(b.r, b.g, b.b);
+    (l1.max(l2) + 0.05) / (l1.min(l2) + 0.05) < 1.05
+}
+
 /// A mask that lets nothing through: a gradient of transparent stops only.
 fn masks_all(v: &str) -> bool {
     let directions = [

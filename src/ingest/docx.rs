@@ -287,6 +287,8 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // The paragraph's shading (`w:pPr/w:shd`), behind its runs; and
     // whether a run has begun in the paragraph.
     let (mut para_behind, mut in_run) = (None::<String>, false);
+    // The page behind everything (`w:background`; Word's default white).
+    let mut page = "ffffff".to_string();
     // The paragraph's style hides its text.
     let mut para_hidden = false;
     // The paragraph's style strikes its text through.
@@ -450,6 +452,29 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 {
                     hidden = true;
                 }
+                b"background" => {
+                    if let Some(c) = attr(&e, b"color") {
+                        page = word_colour(&c);
+                    }
+                }
+                // Letters too small to read (`w:sz` in half-points: under
+                // 2 pt) or moved far off their line (`w:position`, half-
+                // points: over 48 pt) are shown apart from the line, if at
+                // all: a mark stands in their place, as for struck text.
+                b"sz"
+                    if attr(&e, b"val")
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .is_some_and(|v| v < 4.0) =>
+                {
+                    struck = true;
+                }
+                b"position"
+                    if attr(&e, b"val")
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .is_some_and(|v| v.abs() > 96.0) =>
+                {
+                    struck = true;
+                }
                 b"color" => ink = attr(&e, b"val").map(|v| word_colour(&v)),
                 b"highlight" => behind = attr(&e, b"val").map(|v| word_colour(&v)),
                 b"shd" => {
@@ -489,13 +514,24 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
             Event::Text(_)
                 if in_text
                     && !hidden
-                    && (struck || on_itself(&ink, &behind))
+                    && (struck
+                        || on_itself(
+                            &ink,
+                            behind.as_deref().filter(|b| *b != "auto").unwrap_or(&page),
+                        ))
                     && !para.trim().is_empty()
                     && !para.trim_end().ends_with('\u{FFFC}') =>
             {
                 para.push_str(" \u{FFFC} ");
             }
-            Event::Text(_) if in_text && !hidden && (struck || on_itself(&ink, &behind)) => {}
+            Event::Text(_)
+                if in_text
+                    && !hidden
+                    && (struck
+                        || on_itself(
+                            &ink,
+                            behind.as_deref().filter(|b| *b != "auto").unwrap_or(&page),
+                        )) => {}
             Event::Text(t) if in_text && !hidden => {
                 let s = t
                     .xml_content()
@@ -614,8 +650,23 @@ fn word_colour(v: &str) -> String {
     hex.to_string()
 }
 
-/// Is text of colour `ink` drawn on `behind` (its highlight or shading)
-/// in that same colour, a bar of it ("auto" ink stands out from anything)?
-fn on_itself(ink: &Option<String>, behind: &Option<String>) -> bool {
-    matches!((ink, behind), (Some(a), Some(b)) if a == b && a != "auto")
+/// Is text of colour `ink` drawn on `behind` (its highlight or shading, else
+/// the page) in that colour or one too close to tell apart (white on
+/// Word's white page, "FEFEFE" on "FFFFFF"): a bar of it, or nothing to
+/// see ("auto" ink stands out from anything)?
+fn on_itself(ink: &Option<String>, behind: &str) -> bool {
+    let rgb = |h: &str| {
+        (h.len() == 6)
+            .then(|| u32::from_str_radix(h, 16).ok())
+            .flatten()
+            .map(|v| [v >> 16, (v >> 8) & 0xff, v & 0xff])
+    };
+    match ink.as_deref() {
+        None | Some("auto") => false,
+        Some(a) if a.eq_ignore_ascii_case(behind) => true,
+        Some(a) => match (rgb(a), rgb(behind)) {
+            (Some(x), Some(y)) => x.iter().zip(&y).all(|(p, q)| p.abs_diff(*q) <= 16),
+            _ => false,
+        },
+    }
 }

@@ -168,7 +168,16 @@ fn walk(
                             _ => true,
                         });
                     if !NEVER_SHOWN.contains(&name) && !field && !empty && !buf.trim().is_empty() {
-                        buf.push_str(" \u{FFFC} ");
+                        // Hidden words that end in a space end their word
+                        // ("<s>not </s>a"): the next word is not the rest
+                        // of one the mark touches (two spaces say so).
+                        let spaced = child
+                            .descendants()
+                            .filter_map(|d| d.value().as_text())
+                            .filter(|t| !t.is_empty())
+                            .last()
+                            .is_some_and(|t| t.ends_with(char::is_whitespace));
+                        buf.push_str(if spaced { " \u{FFFC}  " } else { " \u{FFFC} " });
                     }
                     continue;
                 }
@@ -345,7 +354,7 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
         || (el.name() == "dialog" && el.attr("open").is_none())
         // Shown only when opened (`popover`), as a closed dialog.
         || el.attr("popover").is_some()
-        || on_its_own_colour(node, el, hide)
+        || on_its_own_colour(node, hide)
         || el.attr("style").is_some_and(super::css::hides)
         || hide.hidden.contains(&id)
         || ((el
@@ -355,34 +364,46 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
             && right_to_left(node))
 }
 
-/// Is the element's text drawn in the colour of the background behind it
-/// (a black bar: `<p style="background: #000">` in the page's default
-/// black, or a colour and a background set on an element and one inside
-/// it)? Read from inline styles, the nearest that sets each; the default
-/// text colour counts as black only when no style sheet sets colours.
-fn on_its_own_colour(
-    node: ego_tree::NodeRef<'_, Node>,
-    el: &scraper::node::Element,
-    hide: &Hide,
-) -> bool {
-    let Some(own) = el.attr("style").map(super::css::Style::parse) else {
-        return false;
+/// Is the element's text drawn in the colour of the background behind it,
+/// or one too close to tell apart (a black bar: `<p style="background:
+/// #000">` in the page's default black; white or near-white text on the
+/// page's default white)? Each read from the nearest element that sets it:
+/// its inline style, `<font color>`, `<body text>` or `bgcolor`, else a rule of the page's
+/// style sheets; the default text colour counts as black only when no
+/// style sheet sets colours, and the default background as white.
+fn on_its_own_colour(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> bool {
+    let colours = |n: ego_tree::NodeRef<'_, Node>| {
+        let e = n.value().as_element();
+        let style = e
+            .and_then(|e| e.attr("style"))
+            .map(super::css::Style::parse);
+        let attr = |name: &str, tag: Option<&str>| {
+            e.filter(|e| tag.is_none_or(|t| e.name() == t))
+                .and_then(|e| e.attr(name))
+                .map(|v| Some(v.trim().to_ascii_lowercase()))
+        };
+        let ink = style
+            .as_ref()
+            .and_then(|s| s.ink())
+            .or_else(|| attr("color", Some("font")))
+            .or_else(|| attr("text", Some("body")))
+            .or_else(|| hide.inked.get(&n.id()).cloned());
+        let backdrop = style
+            .as_ref()
+            .and_then(|s| s.backdrop())
+            .or_else(|| attr("bgcolor", None))
+            .or_else(|| hide.backed.get(&n.id()).cloned());
+        (ink, backdrop)
     };
-    if own.ink().is_none() && own.backdrop().is_none() {
+    let (own_ink, own_backdrop) = colours(node);
+    if own_ink.is_none() && own_backdrop.is_none() {
         return false;
     }
     let (mut ink, mut backdrop) = (None, None);
     for n in std::iter::successors(Some(node), |n| n.parent()).take(64) {
-        let Some(style) = n.value().as_element().and_then(|e| e.attr("style")) else {
-            continue;
-        };
-        let style = super::css::Style::parse(style);
-        if ink.is_none() {
-            ink = style.ink();
-        }
-        if backdrop.is_none() {
-            backdrop = style.backdrop();
-        }
+        let (i, b) = colours(n);
+        ink = ink.or(i);
+        backdrop = backdrop.or(b);
     }
     // A link is drawn in the browser's link colour, not black.
     let in_link = std::iter::successors(Some(node), |n| n.parent())
@@ -397,7 +418,11 @@ fn on_its_own_colour(
         None if !hide.inks && !in_link => Some("black".to_string()),
         None => None,
     };
-    matches!((ink, backdrop), (Some(i), Some(Some(b))) if i == b)
+    let backdrop = backdrop.unwrap_or_else(|| Some("white".to_string()));
+    match (ink, backdrop) {
+        (Some(i), Some(b)) => i == b || super::css::indistinct(&i, &b),
+        _ => false,
+    }
 }
 
 /// Is the element taken out of the line of text, by its style or a

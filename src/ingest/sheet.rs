@@ -7,7 +7,7 @@
 //! query is for print only.
 
 use scraper::{Html, Selector};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What the sheets do to the page's elements, by node id.
 #[derive(Default)]
@@ -29,6 +29,10 @@ pub(super) struct Styled {
     /// A rule sets a text colour somewhere: an element's colour is then
     /// not known to be the default black.
     pub inks: bool,
+    /// The text colour and the background rules set on elements (the last
+    /// matching rule's; `None`: a colour not read), by node id.
+    pub inked: HashMap<ego_tree::NodeId, Option<String>>,
+    pub backed: HashMap<ego_tree::NodeId, Option<String>>,
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
@@ -55,7 +59,16 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
         let block = style.block();
         let reverses = style.overrides();
         let apart = style.out_of_flow();
-        if !hides && shift.is_none() && !writes && !block && !reverses && !apart {
+        let (ink, backdrop) = (style.ink(), style.backdrop());
+        if !hides
+            && shift.is_none()
+            && !writes
+            && !block
+            && !reverses
+            && !apart
+            && ink.is_none()
+            && backdrop.is_none()
+        {
             continue;
         }
         for s in selectors.split(',') {
@@ -107,6 +120,12 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
                 }
                 if apart {
                     out.apart.insert(id);
+                }
+                if let Some(c) = &ink {
+                    out.inked.insert(id, c.clone());
+                }
+                if let Some(c) = &backdrop {
+                    out.backed.insert(id, c.clone());
                 }
                 match shift {
                     Some(true) => out.raised.insert(id),

@@ -417,3 +417,54 @@ fn text_drawn_as_a_bar_is_not_read() {
     }
     assert!(ex.text.contains("light on dark shows."), "{}", ex.text);
 }
+
+/// Red team, round 15, finding 02: white (or near-white) text on Word's
+/// white page, letters too small to read and letters moved far off their
+/// line are not read as the line's words; a mark keeps the words either
+/// side apart. White text on a dark shading, and on a dark page, is read.
+#[test]
+fn text_a_reader_cannot_see_on_the_page_is_not_read() {
+    let run = |props: &str, text: &str| {
+        format!(r#"<w:r><w:rPr>{props}</w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>"#)
+    };
+    let para = |props: &str| {
+        format!(
+            "<w:p>{}{}{}</w:p>",
+            run("", "The keeper was "),
+            run(props, "not "),
+            run("", "a trained man of the sea.")
+        )
+    };
+    let body = [
+        para(r#"<w:color w:val="FFFFFF"/>"#),
+        para(r#"<w:color w:val="FEFEFE"/>"#),
+        para(r#"<w:color w:val="white"/><w:highlight w:val="none"/>"#),
+        para(r#"<w:sz w:val="1"/><w:szCs w:val="1"/>"#),
+        para(r#"<w:position w:val="-2000"/>"#),
+    ]
+    .concat();
+    let ex = extract(&make_docx(&body), 1 << 20).unwrap();
+    assert!(!ex.text.contains("not"), "{}", ex.text);
+    assert_eq!(ex.text.matches('\u{FFFC}').count(), 5, "{}", ex.text);
+    // Seen: white on a dark shading; small but legible; raised a little.
+    let seen = [
+        para(r#"<w:color w:val="FFFFFF"/><w:shd w:val="clear" w:fill="000000"/>"#),
+        para(r#"<w:sz w:val="12"/>"#),
+        para(r#"<w:position w:val="6"/>"#),
+    ]
+    .concat();
+    let ex = extract(&make_docx(&seen), 1 << 20).unwrap();
+    assert_eq!(
+        ex.text.matches("was not a trained").count(),
+        3,
+        "{}",
+        ex.text
+    );
+    // White text on a dark page is read.
+    let dark = format!(
+        r#"<w:background w:color="000000"/>{}"#,
+        para(r#"<w:color w:val="FFFFFF"/>"#)
+    );
+    let ex = extract(&make_docx(&dark), 1 << 20).unwrap();
+    assert!(ex.text.contains("was not a trained"), "{}", ex.text);
+}

@@ -392,6 +392,46 @@ proptest::proptest! {
             ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
         proptest::prop_assert_eq!(read, runs);
     }
+
+    /// Words a reader cannot see on the white page (white, near white,
+    /// translucent white text) leave a mark in their place and no word of
+    /// theirs; words in a colour that shows are read in place.
+    #[test]
+    fn words_in_a_colour_no_reader_sees_are_not_read(
+        words in proptest::collection::vec((0usize..6, proptest::option::weighted(0.4, 0usize..9)), 1..16),
+    ) {
+        const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
+        // The first five cannot be seen on white; the others can.
+        const C: [&str; 9] = [
+            "color:#fff", "color: white", "color:rgb(254,254,254)", "color:#ffffff80",
+            "color:hsla(0,0%,100%,0.9)", "color:#333", "color:navy", "color:#ffff00", "color:#ccc",
+        ];
+        let mut html = String::from("<p>Here");
+        let mut runs = vec![vec!["Here"]];
+        for (w, colour) in &words {
+            html.push(' ');
+            match colour {
+                Some(c) if *c < 5 => {
+                    html.push_str(&format!("<span style=\"{}\">{}</span>", C[*c], W[*w]));
+                    runs.push(Vec::new());
+                }
+                Some(c) => {
+                    html.push_str(&format!("<span style=\"{}\">{}</span>", C[*c], W[*w]));
+                    runs.last_mut().unwrap().push(W[*w]);
+                }
+                None => {
+                    html.push_str(W[*w]);
+                    runs.last_mut().unwrap().push(W[*w]);
+                }
+            }
+        }
+        html.push_str(" here.</p>");
+        runs.last_mut().unwrap().push("here.");
+        let ex = extract(&html);
+        let read: Vec<Vec<&str>> =
+            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
+        proptest::prop_assert_eq!(read, runs, "{}", html);
+    }
 }
 
 /// Words struck through by a style are read as `<s>` is: a mark; a mark
@@ -503,4 +543,54 @@ fn text_on_a_background_of_its_own_colour_is_not_read() {
     let ex =
         extract("<style>body { color: #eee }</style><p style=\"background:#000\">echo shown</p>");
     assert!(ex.text.contains("echo shown"), "{}", ex.text);
+}
+
+/// Red team, round 15, finding 01: white or near-white text on the page's
+/// default white (inline, `<font color>`, a style sheet's class, any way
+/// of writing white, translucent white) is not read, and the word after it
+/// is kept; white text on a dark background, from a style or a sheet, and
+/// light colours that can be seen, are read.
+#[test]
+fn light_text_on_the_default_white_page_is_not_read() {
+    let hidden = [
+        "<span style=\"color:#fff\">not </span>",
+        "<span style=\"color:white\">not </span>",
+        "<font color=\"#FFFFFF\">not </font>",
+        "<span style=\"color:rgb(255, 255, 255)\">not </span>",
+        "<span style=\"color:hsl(0,0%,100%)\">not </span>",
+        "<span style=\"color:#FFF8\">not </span>",
+        "<span style=\"color:#fefefe\">not </span>",
+        "<span class=\"w\">not </span>",
+    ];
+    for h in hidden {
+        let ex = extract(&format!(
+            "<style>.w {{ color: #ffffff }}</style><p>The keeper was {h}a sailor by trade.</p>"
+        ));
+        assert_eq!(ex.text, "The keeper was \u{FFFC} a sailor by trade.", "{h}");
+    }
+    for (page, h) in [
+        (
+            "<body style=\"background:#222\">",
+            "<span style=\"color:#fff\">not </span>",
+        ),
+        (
+            "<body bgcolor=\"#000000\" text=\"#ffffff\">",
+            "<font color=\"#ffffff\">not </font>",
+        ),
+        (
+            "<style>body { background: #111 } .w { color: #fff }</style><body>",
+            "<span class=\"w\">not </span>",
+        ),
+        ("<body>", "<span style=\"color:#ffff00\">not </span>"),
+        ("<body>", "<span style=\"color:#ddd\">not </span>"),
+    ] {
+        let ex = extract(&format!(
+            "{page}<p>The keeper was {h}a sailor by trade.</p></body>"
+        ));
+        assert!(
+            ex.text.contains("was not a sailor"),
+            "{page}{h}: {}",
+            ex.text
+        );
+    }
 }

@@ -26,6 +26,11 @@ use pdf_extract::{ColorSpace, Path, PathOp, Transform};
 /// The grey set before a fill that hides; any other fill gets [`SHOWS`].
 pub(super) const HIDES: f64 = 0.0;
 const SHOWS: f64 = 0.5;
+/// The greys of the empty fills drawn before and after text a reader does
+/// not see ([`invisible_text`]): the recorder reads the text between them
+/// as hidden.
+pub(super) const UNSEEN_FROM: f64 = 0.25;
+pub(super) const UNSEEN_TO: f64 = 0.75;
 
 /// Rewrite the content of every page that fills a shape after drawing
 /// text, so that each fill carries whether it hides (see the module).
@@ -49,11 +54,23 @@ pub(super) fn mark_fills(doc: &mut Document) {
             .iter()
             .any(|o| is_fill(&o.operator) || matches!(o.operator.as_str(), "S" | "s"));
         let boxes = super::annots::annotation_boxes(doc, page);
-        if !fill_after && boxes.is_empty() {
+        let unseen = may_draw_unseen_text(ops);
+        if !fill_after && boxes.is_empty() && !unseen {
             continue;
         }
         let states = gstates(doc, &super::layers::page_resources(doc, page));
         let mut ops = marked(content.operations, &states);
+        // Rewritten for unseen text alone, but none is: left as it was.
+        let signed = || {
+            ops.iter().any(|o| {
+                o.operator == "sc"
+                    && o.operands.first().and_then(|g| g.as_float().ok())
+                        == Some(UNSEEN_FROM as f32)
+            })
+        };
+        if !fill_after && boxes.is_empty() && !signed() {
+            continue;
+        }
         // The page's boxes drawn last, on the page as it was at the start.
         if !boxes.is_empty() {
             ops.insert(0, Operation::new("q", Vec::new()));
@@ -76,6 +93,60 @@ pub(super) fn mark_fills(doc: &mut Document) {
             }
         }
     }
+}
+
+/// Does the content set a text rendering mode, or a white device colour (in
+/// which text may be drawn unseen on the white page)?
+fn may_draw_unseen_text(ops: &[Operation]) -> bool {
+    ops.iter().any(|o| {
+        let nums: Vec<f64> = o
+            .operands
+            .iter()
+            .filter_map(|o| o.as_float().map(f64::from).ok())
+            .collect();
+        o.operator == "Tr"
+            || (matches!(o.operator.as_str(), "g" | "rg" | "k" | "G" | "RG" | "K") && white(&nums))
+    })
+}
+
+/// A device grey, RGB or CMYK colour too light to see on white paper.
+fn white(c: &[f64]) -> bool {
+    luminance(c).is_some_and(|l| l >= 0.97)
+}
+
+/// Text drawn so that a reader sees nothing of it: in a mode that paints
+/// no glyph (`3 Tr`, invisible; `7 Tr`, a clip) on a page with no picture
+/// (a scan's recognised text is drawn so over the scan, which shows the
+/// same words), or in white (or near white, or transparent) on a page that
+/// has painted nothing dark behind it yet (no fill but white, no image, no
+/// shading: the white paper).
+fn invisible_text(
+    mode: u8,
+    fill: (bool, f64),
+    stroke: (bool, f64),
+    backdrop: bool,
+    pictured: bool,
+) -> bool {
+    let unseen = |(white, alpha): (bool, f64)| alpha < 0.05 || (white && !backdrop);
+    match mode {
+        3 | 7 => !pictured,
+        1 | 5 => unseen(stroke),
+        2 | 6 => unseen(fill) && unseen(stroke),
+        _ => unseen(fill),
+    }
+}
+
+/// An empty fill in the grey `grey`: a sign to the recorder, nothing drawn.
+fn sign(out: &mut Vec<Operation>, grey: f64) {
+    out.push(Operation::new(
+        "cs",
+        vec![Object::Name(b"DeviceGray".to_vec())],
+    ));
+    out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
+    let origin = || vec![Object::Integer(0), Object::Integer(0)];
+    out.push(Operation::new("m", origin()));
+    out.push(Operation::new("l", origin()));
+    out.push(Operation::new("f", Vec::new()));
 }
 
 /// Set the grey a fill carries: [`HIDES`] or [`SHOWS`].
@@ -195,6 +266,10 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         width: f64,
         /// How much the transformation scales a line's width.
         scale: f64,
+        /// The text rendering mode (`Tr`), and whether the fill and the
+        /// stroke colour are a device white (`1 g`, `1 1 1 rg`).
+        mode: u8,
+        white: (bool, bool),
     }
     // Does paint of this luminance and opacity hide what is under it?
     let hides = |(lum, alpha): (Option<f64>, f64), blend: Blend| {
@@ -213,7 +288,16 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         blend: Blend::Normal,
         width: 1.0,
         scale: 1.0,
+        mode: 0,
+        white: (false, false),
     };
+    // Something not white painted on the page (a fill, an image, a
+    // shading): white text drawn after it may show on it.
+    let mut backdrop = false;
+    // The page draws a picture (an image or a form) somewhere.
+    let pictured = ops
+        .iter()
+        .any(|o| matches!(o.operator.as_str(), "Do" | "BI"));
     let mut saved = Vec::new();
     // The straight segments of the path being built, the current point and
     // the start of its subpath.
@@ -226,10 +310,32 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         match (op.operator.as_str(), nums.as_slice()) {
             ("q", _) => saved.push(state),
             ("Q", _) => state = saved.pop().unwrap_or(state),
-            ("g" | "rg" | "k" | "sc" | "scn", _) => state.fill.0 = luminance(&nums),
-            ("G" | "RG" | "K" | "SC" | "SCN", _) => state.stroke.0 = luminance(&nums),
-            ("cs", _) => state.fill.0 = Some(0.0),
-            ("CS", _) => state.stroke.0 = Some(0.0),
+            ("g" | "rg" | "k" | "sc" | "scn", _) => {
+                state.fill.0 = luminance(&nums);
+                state.white.0 = matches!(op.operator.as_str(), "g" | "rg" | "k") && white(&nums);
+            }
+            ("G" | "RG" | "K" | "SC" | "SCN", _) => {
+                state.stroke.0 = luminance(&nums);
+                state.white.1 = matches!(op.operator.as_str(), "G" | "RG" | "K") && white(&nums);
+            }
+            ("cs", _) => (state.fill.0, state.white.0) = (Some(0.0), false),
+            ("CS", _) => (state.stroke.0, state.white.1) = (Some(0.0), false),
+            ("Tr", &[m]) => state.mode = if (0.0..=7.0).contains(&m) { m as u8 } else { 0 },
+            ("Do" | "sh" | "BI", _) => backdrop = true,
+            ("Tj" | "TJ" | "'" | "\"", _)
+                if invisible_text(
+                    state.mode,
+                    (state.white.0, state.fill.1),
+                    (state.white.1, state.stroke.1),
+                    backdrop,
+                    pictured,
+                ) =>
+            {
+                sign(&mut out, UNSEEN_FROM);
+                out.push(op);
+                sign(&mut out, UNSEEN_TO);
+                continue;
+            }
             ("w", _) => state.width = nums.first().copied().unwrap_or(1.0).abs(),
             ("cm", &[a, b, c, d, _, _]) => {
                 let det = (a * d - b * c).abs().sqrt();
@@ -292,6 +398,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 // The path itself first: filled (`B`, `b`), or ended
                 // unpainted (a stroke hides nothing of its inside).
                 if op.operator.starts_with(['B', 'b']) {
+                    backdrop |= !state.white.0;
                     set_grey(&mut out, hides(state.fill, state.blend));
                     out.push(Operation::new("f", Vec::new()));
                 } else {
@@ -311,6 +418,7 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 continue;
             }
             (f, _) if is_fill(f) => {
+                backdrop |= !state.white.0;
                 set_grey(&mut out, hides(state.fill, state.blend));
                 out.push(Operation::new("f", Vec::new()));
                 segments.clear();

@@ -80,6 +80,10 @@ pub(crate) struct Recorder {
     base: Option<(f64, f64)>,
     /// The last character was a digit (set on the line, or raised).
     after_digit: bool,
+    /// Between the signs of text a reader does not see
+    /// ([`cover::UNSEEN_FROM`]), and whether the page drew any.
+    unseen: bool,
+    any_unseen: bool,
 }
 
 impl Recorder {
@@ -96,6 +100,8 @@ impl Recorder {
             last_y: 0.0,
             base: None,
             after_digit: false,
+            unseen: false,
+            any_unseen: false,
         }
     }
 }
@@ -226,7 +232,7 @@ impl OutputDev for Recorder {
     fn end_page(&mut self) -> Result<(), OutputError> {
         // Most pages draw no box over anything: nothing to work out.
         let boxes = std::mem::take(&mut self.boxes);
-        let hidden = if boxes.is_empty() {
+        let hidden = if boxes.is_empty() && !std::mem::take(&mut self.any_unseen) {
             vec![false; self.drawn.len()]
         } else {
             cover_characters(&mut self.drawn, &boxes);
@@ -285,7 +291,8 @@ impl OutputDev for Recorder {
             spacing,
             font_size,
             text: char.to_string(),
-            covered: 0.0,
+            // Text no reader sees is hidden as if a box covered it.
+            covered: if self.unseen { f64::INFINITY } else { 0.0 },
         });
         Ok(())
     }
@@ -297,6 +304,16 @@ impl OutputDev for Recorder {
         colour: &[f64],
         path: &Path,
     ) -> Result<(), OutputError> {
+        if let [grey] = colour {
+            if *grey == cover::UNSEEN_FROM {
+                (self.unseen, self.any_unseen) = (true, true);
+                return Ok(());
+            }
+            if *grey == cover::UNSEEN_TO {
+                self.unseen = false;
+                return Ok(());
+            }
+        }
         let drawn = self.drawn.len();
         self.boxes.extend(
             cover::hiding_rects(ctm, space, colour, path)

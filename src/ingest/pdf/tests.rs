@@ -798,3 +798,40 @@ fn annotations_hide_what_their_appearance_covers() {
     assert!(!t.contains("never"), "{t}");
     assert!(t.contains("The boat came every week."), "{t}");
 }
+
+/// Red team, round 15, finding 04: text a reader cannot see — filled white
+/// (grey, RGB or CMYK, or near white) on the white paper, or drawn in a
+/// mode that paints nothing (`3 Tr`, `7 Tr`) — is not read, and a mark
+/// keeps the words either side apart. Light grey is read; so is white on a
+/// dark band drawn before it, and a scan's invisible text over its picture
+/// (the picture shows those words).
+#[test]
+fn text_a_reader_cannot_see_is_not_read() {
+    let line = |y: u32, pre: &str| {
+        format!(
+            "0 g 0 Tr BT /F1 12 Tf 72 {y} Td (The keeper was) Tj ET \
+             q BT /F1 12 Tf {pre} 160 {y} Td (not) Tj ET Q \
+             0 g 0 Tr BT /F1 12 Tf 185 {y} Td (a trained man of the sea.) Tj ET "
+        )
+    };
+    let unseen: String = ["1 g", "1 1 1 rg", "0 0 0 0 k", "0.99 g", "7 Tr", "3 Tr"]
+        .iter()
+        .enumerate()
+        .map(|(i, pre)| line(700 - 30 * i as u32, pre))
+        .collect();
+    let ex = extract(&drawn(&[(true, unseen)])).expect("read");
+    assert!(!ex.text.contains("not"), "{}", ex.text);
+    assert_eq!(ex.text.matches('\u{FFFC}').count(), 6, "{}", ex.text);
+    let seen = line(700, "0.8 g") + "0 g 60 640 300 20 re f " + &line(645, "1 g");
+    let ex = extract(&drawn(&[(true, seen)])).expect("read");
+    assert_eq!(
+        ex.text.matches("was not a trained").count(),
+        2,
+        "{}",
+        ex.text
+    );
+    let scan = "q 10 0 0 10 300 300 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \u{7f} EI Q ".to_string()
+        + &line(700, "3 Tr");
+    let ex = extract(&drawn(&[(true, scan)])).expect("read");
+    assert!(ex.text.contains("was not a trained"), "{}", ex.text);
+}
