@@ -239,9 +239,31 @@ impl OutputDev for Recorder {
             hidden_words(&self.drawn)
         };
         // Where boxes hide characters, a mark stands in their place, so the
-        // words either side never read as one passage.
+        // words either side never read as one passage; so it does between
+        // pieces drawn one after the other that the page does not show
+        // side by side.
+        let apart = false_joins(&self.drawn);
         let mut in_mark = false;
-        for (d, hide) in std::mem::take(&mut self.drawn).into_iter().zip(hidden) {
+        for ((d, hide), apart) in std::mem::take(&mut self.drawn)
+            .into_iter()
+            .zip(hidden)
+            .zip(apart)
+        {
+            if let (
+                true,
+                Drawn::Char {
+                    trm,
+                    width,
+                    spacing,
+                    font_size,
+                    ..
+                },
+            ) = (apart, &d)
+                && !in_mark
+            {
+                self.emit_character(trm, *width, *spacing, *font_size, "\u{FFFC}")?;
+                in_mark = true;
+            }
             match d {
                 Drawn::Char {
                     trm,
@@ -337,6 +359,80 @@ impl OutputDev for Recorder {
         self.drawn.push(Drawn::EndLine);
         Ok(())
     }
+}
+
+/// Where a mark goes before a character: it begins a piece of a line drawn
+/// right after another piece of the same line that the page does not show
+/// beside it — back to the left of it, or with a third piece of the line
+/// between them ("…keeper was" and "guilty of neglect." drawn one after
+/// the other, "not" drawn into the gap between them last). Drawing order
+/// joins them; a reader does not.
+fn false_joins(drawn: &[Drawn]) -> Vec<bool> {
+    // Pieces: (first character's index, left, right, baseline, size, blank).
+    let mut pieces: Vec<(usize, f64, f64, f64, f64, bool)> = Vec::new();
+    for (i, d) in drawn.iter().enumerate() {
+        let Drawn::Char {
+            trm,
+            width,
+            font_size,
+            text,
+            ..
+        } = d
+        else {
+            continue;
+        };
+        let upright = trm.m12.abs() < 1e-6 && trm.m21.abs() < 1e-6 && trm.m11 > 0.0;
+        let (x, y, size) = (trm.m31, trm.m32, glyph_size(trm, *font_size));
+        if !upright || !x.is_finite() || !y.is_finite() || size.is_nan() || size <= 0.0 {
+            continue;
+        }
+        let end = x + width * size;
+        let blank = text.chars().all(char::is_whitespace);
+        match pieces.last_mut() {
+            Some(p)
+                if (y - p.3).abs() <= 0.5 * size
+                    && x >= p.2 - size * BACK_EM
+                    && x <= p.2 + size * GAP_EM =>
+            {
+                p.2 = p.2.max(end);
+                p.5 &= blank;
+            }
+            _ => pieces.push((i, x, end, y, size, blank)),
+        }
+    }
+    let mut out = vec![false; drawn.len()];
+    if pieces.len() < 2 {
+        return out;
+    }
+    // The pieces of each row, by baseline.
+    let mut by_y: Vec<usize> = (0..pieces.len()).collect();
+    by_y.sort_by(|&a, &b| pieces[a].3.total_cmp(&pieces[b].3));
+    let mut row_of = vec![0usize; pieces.len()];
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for &k in &by_y {
+        match rows.last_mut() {
+            Some(r) if (pieces[k].3 - pieces[r[0]].3).abs() <= 0.5 * pieces[r[0]].4 => r.push(k),
+            _ => rows.push(vec![k]),
+        }
+        row_of[k] = rows.len() - 1;
+    }
+    for k in 1..pieces.len() {
+        let (p, q) = (pieces[k - 1], pieces[k]);
+        if row_of[k - 1] != row_of[k] || p.5 || q.5 {
+            continue;
+        }
+        let slack = 0.1 * p.4.max(q.4);
+        let back = q.2 <= p.1 + slack;
+        let between = !back
+            && rows[row_of[k]].iter().any(|&r| {
+                let r = pieces[r];
+                !r.5 && r.0 != p.0 && r.0 != q.0 && r.1 >= p.2 - slack && r.2 <= q.1 + slack
+            });
+        if back || between {
+            out[q.0] = true;
+        }
+    }
+    out
 }
 
 /// A glyph's size on the page, for an upright or turned character.

@@ -835,3 +835,62 @@ fn text_a_reader_cannot_see_is_not_read() {
     let ex = extract(&drawn(&[(true, scan)])).expect("read");
     assert!(ex.text.contains("was not a trained"), "{}", ex.text);
 }
+
+/// Red team, round 15, finding 03: words a line draws out of their order —
+/// "not" drawn last into the gap it fills, or drawn far right before the
+/// words that lie between — leave a mark between the pieces drawing order
+/// would join, so no quote reads the line as it is not shown. A line drawn
+/// in order, and a word printed over itself (a bold effect), are read as
+/// they were.
+#[test]
+fn words_drawn_out_of_their_order_are_kept_apart() {
+    let ops = "BT /F1 12 Tf 72 700 Td (The keeper was) Tj ET \
+               BT /F1 12 Tf 185 700 Td (guilty of neglect.) Tj ET \
+               BT /F1 12 Tf 160 700 Td (not) Tj ET \
+               BT /F1 12 Tf 72 650 Td (The keeper was paid) Tj ET \
+               BT /F1 12 Tf 400 650 Td (not) Tj ET \
+               BT /F1 12 Tf 190 650 Td (ten pounds a year.) Tj ET \
+               BT /F1 12 Tf 72 600 Td (The lamp was lit) Tj ET \
+               BT /F1 12 Tf 160 600 Td (at dusk.) Tj ET \
+               BT /F1 12 Tf 72 550 Td (Bold) Tj ET BT /F1 12 Tf 72.3 550 Td (Bold) Tj ET";
+    let ex = extract(&drawn(&[(true, ops.to_string())])).expect("read");
+    let joined = crate::ingest::collapse_ws(&ex.text);
+    for false_join in ["was guilty", "paid not", "not ten"] {
+        assert!(!joined.contains(false_join), "{false_join}: {}", ex.text);
+    }
+    assert!(joined.contains("The lamp was lit at dusk."), "{}", ex.text);
+    assert!(!joined.contains("Bold \u{FFFC}"), "{}", ex.text);
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(crate::cases(48))]
+
+    /// Whatever order a line's words are drawn in, two words read side by
+    /// side (no mark between them) stand side by side on the page, in
+    /// that order.
+    #[test]
+    fn words_read_side_by_side_stand_side_by_side(
+        order in proptest::sample::subsequence((0usize..8).collect::<Vec<_>>(), 2..8)
+            .prop_shuffle(),
+    ) {
+        const W: [&str; 8] = ["alpha", "bravo", "delta", "echo", "golf", "hotel", "kilo", "lima"];
+        let ops: String = order
+            .iter()
+            .map(|&i| format!("BT /F1 12 Tf {} 700 Td ({}) Tj ET ", 72 + 60 * i, W[i]))
+            .collect();
+        let ex = extract(&drawn(&[(true, ops)])).expect("read");
+        for piece in ex.text.split('\u{FFFC}') {
+            let words: Vec<usize> = piece
+                .split_whitespace()
+                .map(|w| W.iter().position(|x| *x == w).expect("a word drawn"))
+                .collect();
+            for pair in words.windows(2) {
+                // Neighbours on the page among the words drawn.
+                let between = order.iter().any(|&k| k > pair[0] && k < pair[1]);
+                proptest::prop_assert!(pair[0] < pair[1] && !between, "{:?} read from {:?}", ex.text, order);
+            }
+        }
+    }
+}
