@@ -320,7 +320,7 @@ pub(super) fn without_comments(s: &str) -> String {
 /// `rgba( 0, 0 ,0,0 )` reads `rgba(0,0,0,0)`, `rgb(0 0 0 / 0)` keeps its
 /// spaces between numbers.
 fn tidy(s: &str) -> String {
-    let lower = s.to_ascii_lowercase();
+    let lower = unescape(s).to_ascii_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     let mut out = String::new();
     for w in words {
@@ -330,6 +330,44 @@ fn tidy(s: &str) -> String {
             out.push(' ');
         }
         out.push_str(w);
+    }
+    out
+}
+
+/// CSS escapes read as the characters they stand for, as a browser reads
+/// them: `n\one` is `none`, `\6e one` is `none` (up to six hex digits
+/// and one space after them), an escaped line break is nothing.
+fn unescape(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let mut hex = String::new();
+        while hex.len() < 6 && chars.peek().is_some_and(char::is_ascii_hexdigit) {
+            hex.extend(chars.next());
+        }
+        if hex.is_empty() {
+            match chars.next() {
+                Some('\n' | '\r' | '\u{c}') | None => {}
+                Some(other) => out.push(other),
+            }
+            continue;
+        }
+        if chars.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            chars.next();
+        }
+        let code = u32::from_str_radix(&hex, 16).unwrap_or(0);
+        out.push(
+            char::from_u32(code)
+                .filter(|&c| c != '\0')
+                .unwrap_or('\u{FFFD}'),
+        );
     }
     out
 }
@@ -359,13 +397,14 @@ fn zero(v: &str) -> bool {
     length(v).is_some_and(|(x, _)| x == 0.0)
 }
 
-/// A font size no reader can read: under a pixel, a point or a tenth of
-/// the surrounding size.
+/// A font size no reader can read: under 3 px or pt, or a fifth of the
+/// surrounding size.
 fn too_small(v: &str) -> bool {
     length(v).is_some_and(|(x, unit)| match unit {
-        "" | "px" | "pt" => x < 1.0,
-        "em" | "rem" | "ex" | "ch" => x < 0.1,
-        "%" => x < 10.0,
+        // Under 3 px (0.2 em of a 16 px page): dots, not letters.
+        "" | "px" | "pt" => x < 3.0,
+        "em" | "rem" | "ex" | "ch" => x < 0.2,
+        "%" => x < 20.0,
         _ => x == 0.0,
     })
 }
@@ -499,6 +538,14 @@ mod tests {
             "opacity: 0%",
             "font-size: 0.01px",
             "font-size: 0.05em",
+            "font-size: 0.1em",
+            "font-size: 2px",
+            "font-size: 15%",
+            // Escaped as CSS allows: read as a browser reads them.
+            "display: n\\one",
+            "display: \\6e one",
+            "display: \\00006Eone",
+            "vi\\sibility: hidden",
             "color: rgba(0, 0, 0, 0)",
             "color: rgb(0 0 0 / 0)",
             "color: #0000",
@@ -570,6 +617,10 @@ mod tests {
             "opacity: 0.5",
             "font-size: 0.8em",
             "font-size: 9px",
+            "font-size: 0.25em",
+            "font-size: 4px",
+            "display: \\62lock",
+            "display: n\\ot-none",
             "color: rgba(0, 0, 0, 0.5)",
             "color: #000",
             "color: #ffffff",

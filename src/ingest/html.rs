@@ -94,6 +94,8 @@ enum Step<'a> {
     EndNote,
     /// The end of an element the style sheet writes text after: a mark.
     Mark,
+    /// The end of a `<q>`: the closing quotation mark a browser draws.
+    Text(&'static str),
 }
 
 /// The blocks of the document, in order. Iterative, with an explicit stack:
@@ -119,6 +121,10 @@ fn walk(
             }
             Step::Mark => {
                 buf.push_str(" \u{FFFC} ");
+                continue;
+            }
+            Step::Text(t) => {
+                buf.push_str(t);
                 continue;
             }
             Step::Visit(n) => n,
@@ -274,6 +280,20 @@ fn walk(
                     if !buf.trim().is_empty() {
                         buf.push_str(" | ");
                     }
+                    stack.extend(child.children().rev().map(Step::Visit));
+                } else if name == "q" {
+                    // An inline quotation: drawn between quotation marks
+                    // (single ones inside another), so read with them.
+                    let inner = child
+                        .ancestors()
+                        .any(|a| a.value().as_element().is_some_and(|e| e.name() == "q"));
+                    let (open, close) = if inner {
+                        ("‘", "’")
+                    } else {
+                        ("“", "”")
+                    };
+                    buf.push_str(open);
+                    stack.push(Step::Text(close));
                     stack.extend(child.children().rev().map(Step::Visit));
                 } else {
                     // Inline (em, a, span): no space of its own, as a

@@ -432,6 +432,58 @@ proptest::proptest! {
             ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
         proptest::prop_assert_eq!(read, runs, "{}", html);
     }
+    /// However a hiding style is written (escaped as CSS allows, text too
+    /// small to read), its words leave a mark and none of theirs; a style
+    /// that shows (escaped too, or small but legible) is read in place.
+    #[test]
+    fn words_a_style_hides_however_written_are_not_read(
+        words in proptest::collection::vec((0usize..6, proptest::option::weighted(0.4, 0usize..10)), 1..16),
+    ) {
+        const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
+        // The first six hide; the others show.
+        const S: [&str; 10] = [
+            "display:n\\one", "display: \\6e one", "font-size:0.1em", "font-size: 2px",
+            "vi\\sibility:hidden", "font-size:15%", "display:\\69nline", "font-size:0.3em",
+            "font-size:5px", "col\\or: navy",
+        ];
+        let mut html = String::from("<p>Here");
+        let mut runs = vec![vec!["Here"]];
+        for (w, style) in &words {
+            html.push(' ');
+            match style {
+                Some(s) => {
+                    html.push_str(&format!("<span style=\"{}\">{}</span>", S[*s], W[*w]));
+                    if *s < 6 {
+                        runs.push(Vec::new());
+                    } else {
+                        runs.last_mut().unwrap().push(W[*w]);
+                    }
+                }
+                None => {
+                    html.push_str(W[*w]);
+                    runs.last_mut().unwrap().push(W[*w]);
+                }
+            }
+        }
+        html.push_str(" here.</p>");
+        runs.last_mut().unwrap().push("here.");
+        let ex = extract(&html);
+        let read: Vec<Vec<&str>> =
+            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
+        proptest::prop_assert_eq!(read, runs, "{}", html);
+    }
+}
+
+/// An inline quotation reads with the quotation marks a browser draws
+/// around it, single ones inside another: a quote of its words is a
+/// quote of a quotation, as the page shows it.
+#[test]
+fn inline_quotations_read_with_their_marks() {
+    let ex = extract("<p>He wrote <q>the light is <q>not</q> lit</q>, she said.</p>");
+    assert_eq!(
+        ex.text.trim(),
+        "He wrote “the light is ‘not’ lit”, she said."
+    );
 }
 
 /// Words struck through by a style are read as `<s>` is: a mark; a mark
