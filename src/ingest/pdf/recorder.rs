@@ -368,8 +368,17 @@ impl OutputDev for Recorder {
 /// the other, "not" drawn into the gap between them last). Drawing order
 /// joins them; a reader does not.
 fn false_joins(drawn: &[Drawn]) -> Vec<bool> {
-    // Pieces: (first character's index, left, right, baseline, size, blank).
-    let mut pieces: Vec<(usize, f64, f64, f64, f64, bool)> = Vec::new();
+    /// A run of characters drawn one after the other along one line.
+    #[derive(Clone, Copy)]
+    struct Piece {
+        first: usize,
+        left: f64,
+        right: f64,
+        baseline: f64,
+        size: f64,
+        blank: bool,
+    }
+    let mut pieces: Vec<Piece> = Vec::new();
     for (i, d) in drawn.iter().enumerate() {
         let Drawn::Char {
             trm,
@@ -390,14 +399,21 @@ fn false_joins(drawn: &[Drawn]) -> Vec<bool> {
         let blank = text.chars().all(char::is_whitespace);
         match pieces.last_mut() {
             Some(p)
-                if (y - p.3).abs() <= 0.5 * size
-                    && x >= p.2 - size * BACK_EM
-                    && x <= p.2 + size * GAP_EM =>
+                if (y - p.baseline).abs() <= 0.5 * size
+                    && x >= p.right - size * BACK_EM
+                    && x <= p.right + size * GAP_EM =>
             {
-                p.2 = p.2.max(end);
-                p.5 &= blank;
+                p.right = p.right.max(end);
+                p.blank &= blank;
             }
-            _ => pieces.push((i, x, end, y, size, blank)),
+            _ => pieces.push(Piece {
+                first: i,
+                left: x,
+                right: end,
+                baseline: y,
+                size,
+                blank,
+            }),
         }
     }
     let mut out = vec![false; drawn.len()];
@@ -406,30 +422,39 @@ fn false_joins(drawn: &[Drawn]) -> Vec<bool> {
     }
     // The pieces of each row, by baseline.
     let mut by_y: Vec<usize> = (0..pieces.len()).collect();
-    by_y.sort_by(|&a, &b| pieces[a].3.total_cmp(&pieces[b].3));
+    by_y.sort_by(|&a, &b| pieces[a].baseline.total_cmp(&pieces[b].baseline));
     let mut row_of = vec![0usize; pieces.len()];
     let mut rows: Vec<Vec<usize>> = Vec::new();
     for &k in &by_y {
         match rows.last_mut() {
-            Some(r) if (pieces[k].3 - pieces[r[0]].3).abs() <= 0.5 * pieces[r[0]].4 => r.push(k),
+            Some(r)
+                if (pieces[k].baseline - pieces[r[0]].baseline).abs()
+                    <= 0.5 * pieces[r[0]].size =>
+            {
+                r.push(k)
+            }
             _ => rows.push(vec![k]),
         }
         row_of[k] = rows.len() - 1;
     }
     for k in 1..pieces.len() {
         let (p, q) = (pieces[k - 1], pieces[k]);
-        if row_of[k - 1] != row_of[k] || p.5 || q.5 {
+        if row_of[k - 1] != row_of[k] || p.blank || q.blank {
             continue;
         }
-        let slack = 0.1 * p.4.max(q.4);
-        let back = q.2 <= p.1 + slack;
+        let slack = 0.1 * p.size.max(q.size);
+        let back = q.right <= p.left + slack;
         let between = !back
             && rows[row_of[k]].iter().any(|&r| {
                 let r = pieces[r];
-                !r.5 && r.0 != p.0 && r.0 != q.0 && r.1 >= p.2 - slack && r.2 <= q.1 + slack
+                !r.blank
+                    && r.first != p.first
+                    && r.first != q.first
+                    && r.left >= p.right - slack
+                    && r.right <= q.left + slack
             });
         if back || between {
-            out[q.0] = true;
+            out[q.first] = true;
         }
     }
     out
