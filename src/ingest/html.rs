@@ -48,11 +48,16 @@ const BLOCK: &[&str] = &[
 ];
 
 pub fn extract(text: &str) -> Extracted {
-    extract_styled(text, "")
+    read(text, "", true)
 }
 
-/// [`extract`], with style sheets the page links (`css`) read as its own.
+/// An EPUB's page (XHTML, read as XML: never in quirks mode), with the
+/// style sheets it links (`css`) read as its own.
 pub fn extract_styled(text: &str, css: &str) -> Extracted {
+    read(text, css, false)
+}
+
+fn read(text: &str, css: &str, as_html: bool) -> Extracted {
     let doc = Html::parse_document(text);
     let mut out = Extracted::default();
     let title = scraper::Selector::parse("title")
@@ -62,7 +67,7 @@ pub fn extract_styled(text: &str, css: &str) -> Extracted {
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
     let mut apart = Vec::new();
-    let hide = super::sheet::styled(&doc, css);
+    let hide = super::sheet::styled(&doc, css, as_html);
     walk(doc.tree.root(), &mut out, &mut buf, &mut apart, &hide);
     flush(&mut out, &mut buf, &mut apart);
     out.title = title.or_else(|| {

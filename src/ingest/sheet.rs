@@ -4,7 +4,9 @@
 //! or after them (`::before { content: "not " }`). Selectors are matched
 //! as a browser matches them (any selector `scraper` reads: ids, element
 //! names, attributes, descendants); rules inside `@media` apply unless the
-//! query is for print only.
+//! query is for print only. A page a browser reads in quirks mode (an
+//! HTML file without a doctype) has its class and id selectors matched in
+//! any case, as the browser matches them.
 
 use scraper::{Html, Selector};
 use std::collections::{HashMap, HashSet};
@@ -36,8 +38,11 @@ pub(super) struct Styled {
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
-/// links, as an EPUB's package holds them).
-pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
+/// links, as an EPUB's package holds them). `as_html`: the page is read as
+/// a browser reads an HTML file (an EPUB's pages are XML, never in quirks
+/// mode).
+pub(super) fn styled(doc: &Html, extra: &str, as_html: bool) -> Styled {
+    let quirks = as_html && doc.quirks_mode == html5ever::tree_builder::QuirksMode::Quirks;
     let mut css = extra.to_string();
     if let Ok(sel) = Selector::parse("style") {
         for sheet in doc.select(&sel) {
@@ -98,9 +103,15 @@ pub(super) fn styled(doc: &Html, extra: &str) -> Styled {
             let Some(target) = as_loaded(if target.is_empty() { "*" } else { target }) else {
                 continue;
             };
-            let Ok(sel) = Selector::parse(&target) else {
+            let Ok(mut sel) = Selector::parse(&target) else {
                 continue;
             };
+            if quirks {
+                match Selector::parse(&any_case(&target)) {
+                    Ok(s) => sel = s,
+                    Err(_) => continue,
+                }
+            }
             for el in doc.select(&sel) {
                 let id = el.id();
                 if generated {
@@ -300,6 +311,81 @@ fn as_loaded(selector: &str) -> Option<String> {
     Some(if s.is_empty() { "*".to_string() } else { s })
 }
 
+/// A selector whose class and id parts (`.Note`, `#Gloss`) match in any
+/// ASCII case, as in a page read in quirks mode: each written as the
+/// attribute selector that does (`[class~="Note" i]`, `[id="Gloss" i]`).
+/// Text in brackets or quotes (`[href$=".pdf"]`) is left as it is; a
+/// name's escapes (`.\31 a`) are the same in a CSS string.
+fn any_case(selector: &str) -> String {
+    let name_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '\\') || !c.is_ascii();
+    let chars: Vec<char> = selector.chars().collect();
+    let mut out = String::new();
+    let (mut bracket, mut quote) = (0usize, None::<char>);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match (quote, c) {
+            (Some(q), _) => {
+                out.push(c);
+                if c == '\\' && i + 1 < chars.len() {
+                    i += 1;
+                    out.push(chars[i]);
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                out.push(c);
+            }
+            (None, '[') => {
+                bracket += 1;
+                out.push(c);
+            }
+            (None, ']') => {
+                bracket = bracket.saturating_sub(1);
+                out.push(c);
+            }
+            (None, '.' | '#') if bracket == 0 => {
+                let mut j = i + 1;
+                while j < chars.len() && name_char(chars[j]) {
+                    if chars[j] != '\\' {
+                        j += 1;
+                        continue;
+                    }
+                    // An escape: up to six hex digits and a space after
+                    // them, or the one character after it.
+                    let hex = chars[j + 1..]
+                        .iter()
+                        .take(6)
+                        .take_while(|c| c.is_ascii_hexdigit())
+                        .count();
+                    j += 1 + hex.max(1);
+                    if hex > 0 && chars.get(j).is_some_and(|c| c.is_whitespace()) {
+                        j += 1;
+                    }
+                }
+                let j = j.min(chars.len());
+                let name: String = chars[i + 1..j].iter().collect();
+                if name.is_empty() || name.contains('"') {
+                    out.push(c);
+                } else if c == '.' {
+                    out.push_str(&format!("[class~=\"{name}\" i]"));
+                    i = j;
+                    continue;
+                } else {
+                    out.push_str(&format!("[id=\"{name}\" i]"));
+                    i = j;
+                    continue;
+                }
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,6 +406,21 @@ mod tests {
         let selectors: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(selectors, [".n .h", ".n .k", ".n", ".l", ".m", ".s"]);
         assert_eq!(got[2].1.trim(), "color: red;");
+    }
+
+    #[test]
+    fn class_and_id_names_in_any_case() {
+        assert_eq!(
+            any_case("p.Note > #G-1"),
+            "p[class~=\"Note\" i] > [id=\"G-1\" i]"
+        );
+        assert_eq!(
+            any_case("a[href$=\".pdf\"].x"),
+            "a[href$=\".pdf\"][class~=\"x\" i]"
+        );
+        assert_eq!(any_case(":not(.a) ~ span"), ":not([class~=\"a\" i]) ~ span");
+        assert_eq!(any_case(".\\31 a b"), "[class~=\"\\31 a\" i] b");
+        assert_eq!(any_case("span"), "span");
     }
 
     #[test]

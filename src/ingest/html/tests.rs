@@ -474,6 +474,56 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    /// A page without a doctype (quirks mode) hides by a class or id rule
+    /// whatever the case of the name, as a browser does; a page with one
+    /// only where the case is the rule's. Either way a hidden word leaves
+    /// a mark and none of its own, and a shown one reads in place.
+    #[test]
+    fn class_and_id_rules_hide_in_the_case_the_page_is_read_in(
+        doctype in proptest::bool::ANY,
+        words in proptest::collection::vec((0usize..4, proptest::option::weighted(0.6, 0usize..6)), 1..12),
+    ) {
+        const W: [&str; 4] = ["keeper", "never", "not", "tower"];
+        // (attribute, whether it matches `.Veil` or `#Gone` exactly, in any case)
+        const A: [(&str, bool, bool); 6] = [
+            ("class=\"Veil\"", true, true),
+            ("class=\"veil\"", false, true),
+            ("class=\"x VEIL\"", false, true),
+            ("id=\"gone\"", false, true),
+            ("id=\"Gone\"", true, true),
+            ("class=\"veiled\"", false, false),
+        ];
+        let mut html = String::from(if doctype { "<!DOCTYPE html>" } else { "" });
+        html.push_str("<html><head><style>.Veil { display: none } #Gone { visibility: hidden }</style></head><body><p>Here");
+        let mut runs = vec![vec!["Here"]];
+        for (w, attr) in &words {
+            html.push(' ');
+            match attr {
+                Some(a) => {
+                    let (attr, exact, any) = A[*a];
+                    html.push_str(&format!("<span {attr}>{}</span>", W[*w]));
+                    if exact || (any && !doctype) {
+                        runs.push(Vec::new());
+                    } else {
+                        runs.last_mut().unwrap().push(W[*w]);
+                    }
+                }
+                None => {
+                    html.push_str(W[*w]);
+                    runs.last_mut().unwrap().push(W[*w]);
+                }
+            }
+        }
+        html.push_str(" here.</p></body></html>");
+        runs.last_mut().unwrap().push("here.");
+        let ex = extract(&html);
+        let read: Vec<Vec<&str>> =
+            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
+        proptest::prop_assert_eq!(read, runs, "{}", html);
+    }
+}
+
 /// An inline quotation reads with the quotation marks a browser draws
 /// around it, single ones inside another: a quote of its words is a
 /// quote of a quotation, as the page shows it.
