@@ -925,6 +925,93 @@ proptest! {
     }
 }
 
+/// Numbers written with signs, units and separators of other widths and
+/// scripts, and words joined by rarer hyphens and apostrophes: each one
+/// word, which no validated quote begins or ends inside.
+fn whole_tokens() -> impl Strategy<Value = Vec<&'static str>> {
+    let token = prop::sample::select(vec![
+        "50％",
+        "40﹪",
+        "٥٠٪",
+        "5‱",
+        "50%",
+        "＄500",
+        "﹩700",
+        "￥500",
+        "￡900",
+        "฿500",
+        "p＜0.05",
+        "p<0.05",
+        "p⩽0.01",
+        "√2",
+        "1÷4",
+        "20˚",
+        "5′",
+        "١٢٫٥",
+        "١٬٢٠٠",
+        "１，２００",
+        "３．５",
+        "4․5",
+        "10\u{200A}000",
+        "12\u{3000}000",
+        "14\u{2005}500",
+        "12 000",
+        "1 200 000",
+        "1∶1000",
+        "3⋅10",
+        "non⁃violent",
+        "non⸗violent",
+        "18֊65",
+        "18〜65",
+        "can‵t",
+        "can᾿t",
+        "can՚t",
+        "cannot",
+        "keeper",
+        "the",
+        "rock",
+        "was",
+        "paid",
+        "1811",
+    ]);
+    prop::collection::vec(token, 4..20)
+}
+
+proptest! {
+    #![proptest_config(crate::cases(512))]
+
+    /// The red team's round 21: no validated quote starts or ends inside
+    /// a number or word written with any of these (`whole_tokens`), and
+    /// what is copied is whole tokens too.
+    #[test]
+    fn numbers_and_words_in_any_script_or_width_are_never_cut(
+        tokens in whole_tokens(), seps in prop::collection::vec(0usize..3, 20), a in 0usize..10_000, b in 0usize..10_000,
+    ) {
+        const SEP: [&str; 3] = [" ", ", ", "\n"];
+        let mut text = String::new();
+        let mut inside = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            let start = text.chars().count();
+            text.push_str(t);
+            let end = text.chars().count();
+            inside.extend(start + 1..end);
+            text.push_str(SEP[seps[i]]);
+        }
+        let quote = char_sub(&text, a, b);
+        let cs = vec![ChunkRef { id: "c#0", source_id: "s", text: &text }];
+        let v = validate(&quote, "s", &cs, &ValidateConfig { min_words: 1, ..cfg() });
+        if v.status == Status::Validated {
+            let sp = &v.spans[0];
+            prop_assert!(!inside.contains(&sp.start) && !inside.contains(&sp.end),
+                "{:?} validated inside a token of {:?}", quote, text);
+        }
+        for sp in &v.spans {
+            prop_assert!(!words::inside_word(&text, sp.start) && !words::inside_word(&text, sp.end),
+                "copy cuts a word: {:?} → {:?}", quote, v);
+        }
+    }
+}
+
 /// Issue 9, item 14: a quote of Markdown emphasis reads as the reader sees
 /// it, and its copy text carries no markup.
 #[test]

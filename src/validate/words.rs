@@ -7,11 +7,14 @@
 //! reads them ("can\u{200B}not", "*can*'t", "[im](url)possible"): two word
 //! chars (letters, digits, combining marks), or a word char and a joiner
 //! that links it to the next word char — an apostrophe or a hyphen or range
-//! dash between word chars ("can't", "non-violent", "18–65"), a separator
-//! between digits ("12,000", "10.5", "1/4", "12 000"), an exponent's sign
+//! dash between word chars ("can't", "non-violent", "18–65"; any of
+//! Unicode's dashes but the clause dashes), a separator between digits
+//! ("12,000", "10.5", "1/4", "١٢٫٥", "１，２００"; any space but a plain one,
+//! and a plain one that groups thousands: "12 000"), an exponent's sign
 //! ("10⁻⁶"), a soft hyphen; a sign or decimal point that starts a number
-//! ("−40", ".5"), a comparison, a unit or a currency sign that holds one
-//! ("p<0.05", "50%", "20°", "6€"); a hyphen that ends a line inside a word
+//! ("−40", ".5"), a math symbol, a unit or a currency sign that holds one
+//! (in any width or script: "p<0.05", "p＜0.05", "√2", "50%", "50％",
+//! "20°", "6€", "฿500"); a hyphen that ends a line inside a word
 //! ("light-⏎house", on both sides); an underscore of a name, not emphasis
 //! ("TYPE_CHECKING", "__init__"); and markup the page does not show,
 //! written between two word chars, where normalization keeps it as text:
@@ -24,6 +27,7 @@ use super::markup;
 use super::normalize::zero_width as invisible;
 use crate::text::byte_offset;
 use unicode_normalization::char::is_combining_mark;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 fn word_char(c: char) -> bool {
     c.is_alphanumeric() || is_combining_mark(c)
@@ -33,14 +37,15 @@ fn word_char(c: char) -> bool {
 fn joins(l: char, j: char, r: char) -> bool {
     match j {
         // Between digits: "12,000", "10.5", "1·5", "12/05/1811", "1:1000",
-        // "3×4", "10^6", and thousands grouped by a thin or no-break space.
+        // "3×4", "10^6"; thousands grouped by a space (below).
         // A Catalan middle dot ("col·lecció"), an ampersand ("AT&T").
         '\u{00B7}' if l.is_alphabetic() && r.is_alphabetic() => true,
         '&' => word_char(l) && (word_char(r) || r == '#'),
         // Markup the page does not show, written inside a word: an HTML tag
         // or character reference in Markdown ("un<b>safe</b>",
         // "10<sup>6</sup>", "un&shy;safe").
-        '<' => word_char(l) && (r.is_ascii_alphabetic() || r == '/' || r == '!'),
+        // Or a comparison in a formula ("p<0.05": "p" is not a quote of it).
+        '<' => word_char(l) && (r.is_ascii_alphabetic() || r == '/' || r == '!' || r.is_numeric()),
         '>' | ';' => (l.is_ascii_alphanumeric() || matches!(l, '"' | '\'' | '/')) && word_char(r),
         // A Markdown link's or image's markup the page does not show, when
         // it is not read past (a reference "[un][1]safe", a shortcut
@@ -58,17 +63,31 @@ fn joins(l: char, j: char, r: char) -> bool {
         | ':'
         | '\u{00D7}'
         | '^'
-        | '\u{00A0}'
-        | '\u{2007}'..='\u{2009}'
-        | '\u{202F}' => l.is_numeric() && r.is_numeric(),
-        // Apostrophes, as normalization folds them ("can't", "can‘t"), and
-        // hyphens and the dashes of ranges and compounds ("18–65",
-        // "Franco–Prussian"), not the sentence dash.
+        // The same in other scripts and widths: an Arabic decimal or
+        // thousands separator ("١٢٫٥", "١٬٢٠٠"), a full-width or small
+        // comma or full stop ("１，２００", "３．５"), a one-dot leader.
+        | '\u{066B}'
+        | '\u{066C}'
+        | '\u{FF0C}'
+        | '\u{FF0E}'
+        | '\u{FE50}'
+        | '\u{FE52}'
+        | '\u{2024}' => l.is_numeric() && r.is_numeric(),
+        // Apostrophes, as normalization folds them ("can't", "can‘t", and
+        // the rarer ones: "can‵t", "can᾿t", "can՚t"), and hyphens and the
+        // dashes of ranges and compounds ("18–65", "Franco–Prussian",
+        // "non⁃violent", "18֊65"), not the sentence dash.
         '\'' | '\u{2019}' | '\u{2018}' | '\u{201B}' | '\u{2032}' | '\u{00B4}' | '`'
-        | '\u{FF07}' | '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2212}'
-        | '\u{FE63}' | '\u{FF0D}' | '\u{00AD}' => word_char(l) && word_char(r),
+        | '\u{FF07}' | '\u{FF40}' | '\u{2035}' | '\u{1FBD}' | '\u{1FBF}' | '\u{055A}'
+        | '\u{2043}' | '\u{2212}' | '\u{00AD}' => word_char(l) && word_char(r),
+        j if joining_dash(j) => word_char(l) && word_char(r),
         // A superscript sign in an exponent ("10⁻⁶").
         '\u{207A}' | '\u{207B}' | '\u{208A}' | '\u{208B}' => word_char(l) && r.is_numeric(),
+        // Any space but the ASCII one groups digits ("10 000" with a thin,
+        // hair, no-break or ideographic space).
+        j if spacing(j) && j != ' ' => l.is_numeric() && r.is_numeric(),
+        // A math symbol holds a formula together ("1÷4", "2+2", "p≤0.01").
+        j if math(j) => word_char(l) && r.is_numeric(),
         _ => false,
     }
 }
@@ -82,12 +101,82 @@ fn signs(c: char) -> bool {
         || currency(c)
 }
 
-/// A currency sign or a number sign before a number: "$5", "£12", "#3".
+/// A currency sign (any: "$5", "＄5", "฿5", "5€") or a number sign
+/// ("#3", "＃3") before a number.
 fn currency(c: char) -> bool {
+    matches!(c, '#' | '\u{FF03}' | '\u{FE5F}')
+        || c.general_category() == GeneralCategory::CurrencySymbol
+}
+
+/// A hyphen or dash that joins what it stands between (any of Unicode's
+/// dashes: "-", "‐", "–", "֊", "⸗", "゠", "〜", "－"), but the dashes that
+/// set a clause apart ("—", "―", "⸺", "⸻", "﹘" and the vertical ones).
+fn joining_dash(c: char) -> bool {
+    c.general_category() == GeneralCategory::DashPunctuation
+        && !matches!(
+            c,
+            '\u{2014}'
+                | '\u{2015}'
+                | '\u{2E3A}'
+                | '\u{2E3B}'
+                | '\u{FE58}'
+                | '\u{FE31}'
+                | '\u{FE32}'
+        )
+}
+
+/// A math symbol ("<", "＜", "≤", "√", "÷", "±").
+fn math(c: char) -> bool {
+    c.general_category() == GeneralCategory::MathSymbol
+}
+
+/// A space of any width ("\u{2009}", "\u{3000}", " ").
+fn spacing(c: char) -> bool {
+    c.general_category() == GeneralCategory::SpaceSeparator
+}
+
+/// A unit written right after a number, as part of it: a per cent or per
+/// mille sign in any width or script ("50%", "50％", "٥٠٪", "5‱"), a
+/// degree ("20°", "20℃"), a prime ("5′").
+fn unit(c: char) -> bool {
     matches!(
         c,
-        '$' | '£' | '€' | '¥' | '¢' | '#' | '\u{20A0}'..='\u{20CF}'
+        '%' | '\u{FF05}'
+            | '\u{FE6A}'
+            | '\u{066A}'
+            | '‰'
+            | '‱'
+            | '°'
+            | '\u{02DA}'
+            | '\u{2103}'
+            | '\u{2109}'
+            | '\u{2032}'
+            | '\u{2033}'
+            | '\u{2034}'
     )
+}
+
+/// Is the ASCII space at byte `b` of `s` one that groups a number's
+/// digits: one to three digits before it (after no digit or word char),
+/// three after it and then no further digit ("12 000", "1 200 000"; not
+/// "1811 200", nor "chapter 3 10")? The three after may be followed by
+/// another group.
+fn groups_digits(s: &str, b: usize) -> bool {
+    if s.as_bytes().get(b) != Some(&b' ') {
+        return false;
+    }
+    let left: Vec<char> = s[..b].chars().rev().take(5).collect();
+    let lead = left.iter().take_while(|c| c.is_numeric()).count();
+    let group = |cs: &[char], lead: usize| {
+        (1..=3).contains(&lead) && !cs.get(lead).is_some_and(|&c| word_char(c))
+    };
+    // Before: one to three digits, or a group of three after another
+    // grouping space ("1 200| 000").
+    let before_ok =
+        group(&left, lead) || (lead == 3 && left.get(3) == Some(&' ') && groups_digits(s, b - 4));
+    let right: Vec<char> = s[b + 1..].chars().take(4).collect();
+    let trail = right.iter().take_while(|c| c.is_numeric()).count();
+    before_ok && trail == 3 && !right.get(3).is_some_and(|&c| word_char(c))
 }
 
 /// Is the underscore at byte `b` of `s` part of a name (`TYPE_CHECKING`,
@@ -259,9 +348,13 @@ pub fn inside_word(s: &str, p: usize) -> bool {
     (word_char(c) && z.is_some_and(|z| joins(z, a, c)))
         // A sign or decimal point that starts the number cut after it.
         || (c.is_numeric() && signs(a) && !z.is_some_and(word_char))
-        // A number's comparison ("p<0.05") and its unit ("50%", "20°").
-        || (c.is_numeric() && matches!(a, '<' | '>' | '=' | '≤' | '≥' | '≠'))
-        || (a.is_numeric() && (matches!(c, '%' | '‰' | '°') || (currency(c) && c != '#')))
+        // A number's comparison or operator ("p<0.05", "p＜0.05", "√2")
+        // and its unit ("50%", "20°", "6€").
+        || (c.is_numeric() && math(a))
+        || (a.is_numeric() && (unit(c) || (currency(c) && !matches!(c, '#' | '\u{FF03}' | '\u{FE5F}'))))
+        // Digits grouped by a plain space, cut at it ("12 000").
+        || (a.is_numeric() && c == ' ' && groups_digits(s, b))
+        || (c.is_numeric() && a == ' ' && groups_digits(s, b - 1))
 }
 
 /// Is byte `b` of `s` inside markup that joins the word chars either side
