@@ -266,11 +266,11 @@ impl Builder<'_> {
             while !self.ex.text.is_char_boundary(e) {
                 e -= 1;
             }
-            if e < end
-                && let Some(ws) = self.ex.text[s..e].rfind(char::is_whitespace)
-                && ws > 0
-            {
-                e = s + ws;
+            if e < end {
+                e = match self.ex.text[s..e].rfind(char::is_whitespace) {
+                    Some(ws) if ws > 0 => s + ws,
+                    _ => between_words(&self.ex.text, s, e, (s + 16 * target).min(end)),
+                };
             }
             if e <= s {
                 e = (s + 1..=end)
@@ -296,6 +296,47 @@ impl Builder<'_> {
             s = e;
         }
     }
+}
+
+/// Where to cut `text` between bytes `s` and `e` when the window holds no
+/// whitespace (Chinese or Japanese written without spaces): at the last
+/// place that is not inside a word as validation reads words (after a
+/// "，" or "、"), else at the first such place after `e` before `limit`,
+/// else at `e`. A chunk's edge is a word boundary to validation, so a cut
+/// between "不" and "可能" would let "可能…" (possible) validate as a
+/// quote of "不可能…" (impossible).
+fn between_words(text: &str, s: usize, e: usize, limit: usize) -> usize {
+    let word = |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
+    let whole = |p: usize| {
+        let (Some(a), Some(b)) = (text[..p].chars().next_back(), text[p..].chars().next()) else {
+            return true;
+        };
+        if word(a) && word(b) {
+            return false;
+        }
+        let lo = (p.saturating_sub(700)..=p)
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(p);
+        let hi = (p.saturating_add(700).min(text.len())..=text.len())
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(text.len());
+        let window = &text[lo..hi];
+        !crate::validate::words::inside_word(window, text[lo..p].chars().count())
+    };
+    let limit = (e..=limit)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(e);
+    let back = std::iter::once(e)
+        .chain(text[s..e].char_indices().rev().map(|(i, _)| s + i))
+        .find(|&p| p > s && whole(p));
+    back.or_else(|| {
+        text[e..limit]
+            .char_indices()
+            .map(|(i, _)| e + i)
+            .find(|&p| whole(p))
+    })
+    .unwrap_or(e)
 }
 
 /// Split an extracted document into chunks.
@@ -504,6 +545,45 @@ mod tests {
             assert!(c.tokens as usize <= ChunkConfig::default().hard_max_tokens);
             assert!(!c.text.starts_with(' ') && !c.text.ends_with(' '));
             assert!(c.text.split(' ').all(|w| w == "word"));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::cases(64))]
+        /// The red team's round 21: Chinese or Japanese written without
+        /// spaces, in sentences longer than a chunk, is cut only where
+        /// validation reads a word boundary (after "，" or "、"), never
+        /// between "不" and "可能": a chunk's edge is a boundary to
+        /// validation, so a quote starting there must not start a word's
+        /// second half.
+        #[test]
+        fn unspaced_text_is_cut_between_words_as_validation_reads_them(
+            runs in proptest::collection::vec((1usize..60, 0usize..3), 10..80),
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            let letters: Vec<char> = "不可能守住这座灯塔をることはできない".chars().collect();
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut src = String::new();
+            for (n, sep) in runs {
+                for _ in 0..n {
+                    src.push(letters[rng.usize(..letters.len())]);
+                }
+                src.push(['，', '、', '」'][sep]);
+            }
+            let ex = extract(Format::Text, src.as_bytes(), &Limits::default()).unwrap();
+            let cfg = ChunkConfig { max_tokens: 50, hard_max_tokens: 100 };
+            let chunks = chunk_document("zh.txt", "zh", &ex, cfg);
+            let total = ex.text.chars().count();
+            for c in &chunks {
+                proptest::prop_assert_eq!(slice_chars(&ex.text, c.start, c.end), c.text.as_str());
+                for at in [c.start, c.end] {
+                    proptest::prop_assert!(
+                        at == 0 || at == total || !crate::validate::words::inside_word(&ex.text, at),
+                        "{} cut inside a word at {}: {:?}", c.id, at, c.text
+                    );
+                }
+            }
+            proptest::prop_assert!(chunks.len() > 1 || total < 200);
         }
     }
 
