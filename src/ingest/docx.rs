@@ -114,6 +114,16 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
                     (b"basedOn", Some(s)) if !in_defaults => s.based_on = attr(&e, b"val"),
                     (b"vanish", Some(s)) if in_rpr => s.vanish = Some(!off(&e)),
                     (b"strike" | b"dstrike", Some(s)) if in_rpr => s.strike = Some(!off(&e)),
+                    (b"color", Some(s)) if in_rpr => {
+                        s.ink = attr(&e, b"val").map(|v| word_colour(&v))
+                    }
+                    (b"vertAlign", Some(s)) if in_rpr => s.raised = Some(vert_align(&e)),
+                    (b"sz", Some(s)) if in_rpr => {
+                        s.tiny = Some(number(&e).is_some_and(|v| v < 4.0))
+                    }
+                    (b"w", Some(s)) if in_rpr => {
+                        s.squeezed = Some(number(&e).is_some_and(|v| v < 10.0))
+                    }
                     _ => {}
                 }
             }
@@ -123,19 +133,46 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
     }
     // What a style sets, else what the style it is based on does (a chain
     // is short; a loop ends), else the defaults.
-    let resolve = |id: &str, get: &dyn Fn(&StyleProps) -> Option<bool>| -> bool {
+    fn chain<T>(
+        styles: &[StyleProps],
+        defaults: &StyleProps,
+        id: &str,
+        get: &dyn Fn(&StyleProps) -> Option<T>,
+    ) -> Option<T> {
         let mut at = styles.iter().find(|s| s.id == id);
         for _ in 0..32 {
             let Some(s) = at else { break };
             if let Some(v) = get(s) {
-                return v;
+                return Some(v);
             }
             at = s
                 .based_on
                 .as_deref()
                 .and_then(|b| styles.iter().find(|s| s.id == b));
         }
-        get(&defaults).unwrap_or(false)
+        get(defaults)
+    }
+    let resolve = |id: &str, get: &dyn Fn(&StyleProps) -> Option<bool>| -> bool {
+        chain(&styles, &defaults, id, get).unwrap_or(false)
+    };
+    // A paragraph's look falls back on the defaults; a character style's
+    // sets only what it (or a style it is based on) sets, over the
+    // paragraph's.
+    let none = StyleProps::default();
+    let look_of = |id: Option<&str>, base: &StyleProps| -> Look {
+        let id = id.unwrap_or("\u{0}");
+        Look {
+            ink: chain(&styles, base, id, &|s| s.ink.clone()),
+            raised: chain(&styles, base, id, &|s| s.raised).flatten(),
+            tiny: chain(&styles, base, id, &|s| s.tiny).unwrap_or(false),
+            squeezed: chain(&styles, base, id, &|s| s.squeezed).unwrap_or(false),
+        }
+    };
+    let looks = |base: &StyleProps| {
+        styles
+            .iter()
+            .map(|s| (s.id.clone(), look_of(Some(&s.id), base)))
+            .collect()
     };
     let set = |get: &dyn Fn(&StyleProps) -> Option<bool>| -> std::collections::HashSet<String> {
         styles
@@ -154,6 +191,9 @@ fn hidden_styles(xml: &str) -> HiddenStyles {
         default_struck: default_of(&strike),
         ids: set(&vanish),
         struck: set(&strike),
+        default_look: look_of(default_paragraph.as_deref(), &defaults),
+        looks: looks(&defaults),
+        char_looks: looks(&none),
     }
 }
 
@@ -164,6 +204,24 @@ struct StyleProps {
     based_on: Option<String>,
     vanish: Option<bool>,
     strike: Option<bool>,
+    /// Text colour (`w:color`), raised or lowered (`w:vertAlign`), too
+    /// small to read (`w:sz` under 2 pt), squeezed to nothing (`w:w`
+    /// under 10 %).
+    ink: Option<String>,
+    raised: Option<Option<bool>>,
+    tiny: Option<bool>,
+    squeezed: Option<bool>,
+}
+
+/// How a style draws its runs, resolved through the styles it is based on
+/// and the document's defaults (what [`parse_document`] reads from a run's
+/// own properties, when a style sets it instead).
+#[derive(Default, Clone)]
+struct Look {
+    ink: Option<String>,
+    raised: Option<bool>,
+    tiny: bool,
+    squeezed: bool,
 }
 
 /// The styles that hide their text and those that strike it through, by
@@ -175,6 +233,25 @@ struct HiddenStyles {
     struck: std::collections::HashSet<String>,
     default_paragraph: bool,
     default_struck: bool,
+    /// How each style draws its runs, and the default paragraph style
+    /// (or the defaults, when there is none).
+    looks: std::collections::HashMap<String, Look>,
+    char_looks: std::collections::HashMap<String, Look>,
+    default_look: Look,
+}
+
+/// A `w:vertAlign`: Some(true) for superscript, Some(false) subscript.
+fn vert_align(e: &quick_xml::events::BytesStart<'_>) -> Option<bool> {
+    match attr(e, b"val").as_deref() {
+        Some("superscript") => Some(true),
+        Some("subscript") => Some(false),
+        _ => None,
+    }
+}
+
+/// An element's `w:val` as a number.
+fn number(e: &quick_xml::events::BytesStart<'_>) -> Option<f64> {
+    attr(e, b"val").and_then(|v| v.parse::<f64>().ok())
 }
 
 fn core_title(xml: &str) -> Option<String> {
@@ -291,8 +368,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut page = "ffffff".to_string();
     // The paragraph's style hides its text.
     let mut para_hidden = false;
-    // The paragraph's style strikes its text through.
+    // The paragraph's style strikes its text through; how it draws it.
     let mut para_struck = false;
+    let mut para_look = hidden_styles.default_look.clone();
     // Inside `w:rPrChange` or `w:pPrChange`: the formatting before a
     // tracked change, not what Word shows.
     let mut old_format = 0usize;
@@ -305,6 +383,11 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut in_trpr = false;
     let mut rows_deleted: Vec<bool> = Vec::new();
     let mut drawings: Vec<bool> = Vec::new();
+    // Each open cell's deletion (`w:cellDel`), as for rows; each open
+    // `w:bdo`'s override to right to left, and how many are open.
+    let mut cells_deleted: Vec<bool> = Vec::new();
+    let mut bdos: Vec<bool> = Vec::new();
+    let mut reversed = 0usize;
     // Each open table's style: whether it hides, and whether it strikes
     // through, the text in its cells.
     let mut tables: Vec<(bool, bool)> = Vec::new();
@@ -334,6 +417,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     (para_behind, in_run) = (None, false);
                     para_hidden = hidden_styles.default_paragraph;
                     para_struck = hidden_styles.default_struck;
+                    para_look = hidden_styles.default_look.clone();
                 }
                 // Deleted revisions, and the copy of a text box or drawing
                 // kept for old versions of Word (`mc:Fallback`), which Word
@@ -359,11 +443,19 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 }
                 b"r" => {
                     let (t_hidden, t_struck) = tables.last().copied().unwrap_or_default();
-                    (hidden, raised, struck) =
-                        (para_hidden || t_hidden, None, para_struck || t_struck);
-                    (ink, behind, in_run) = (None, para_behind.clone(), true);
+                    (hidden, raised, struck) = (
+                        para_hidden || t_hidden || para_look.squeezed,
+                        para_look.raised,
+                        para_struck || t_struck || para_look.tiny,
+                    );
+                    (ink, behind, in_run) = (para_look.ink.clone(), para_behind.clone(), true);
                 }
                 b"tbl" => tables.push((false, false)),
+                b"bdo" => {
+                    let rtl = attr(e, b"val").as_deref() == Some("rtl");
+                    reversed += usize::from(rtl);
+                    bdos.push(rtl);
+                }
                 b"tr" => {
                     rows.push((String::new(), false));
                     rows_deleted.push(false);
@@ -374,6 +466,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     if let Some(row) = rows.last_mut() {
                         row.1 = true;
                     }
+                    cells_deleted.push(false);
                 }
                 b"rPrChange" | b"pPrChange" => old_format += 1,
                 b"t" => in_text = deleted == 0,
@@ -395,6 +488,11 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     if let Some(v) = attr(&e, b"val") {
                         para_hidden = hidden_styles.ids.contains(&v);
                         para_struck = hidden_styles.struck.contains(&v);
+                        para_look = hidden_styles
+                            .looks
+                            .get(&v)
+                            .cloned()
+                            .unwrap_or_else(|| hidden_styles.default_look.clone());
                         level = style_level(&v);
                     }
                 }
@@ -404,6 +502,15 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                             hidden_styles.ids.contains(&v),
                             hidden_styles.struck.contains(&v),
                         );
+                    }
+                }
+                // A cell deleted as a tracked change: not shown, as a row.
+                b"cellDel" => {
+                    if let Some(d) = cells_deleted.last_mut()
+                        && !*d
+                    {
+                        *d = true;
+                        deleted += 1;
                     }
                 }
                 b"del" if in_trpr => {
@@ -429,6 +536,16 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     if let Some(v) = attr(&e, b"val") {
                         hidden |= hidden_styles.ids.contains(&v);
                         struck |= hidden_styles.struck.contains(&v);
+                        // What the character style sets over the
+                        // paragraph's; the run's own properties follow.
+                        if let Some(look) = hidden_styles.char_looks.get(&v) {
+                            if look.ink.is_some() {
+                                ink.clone_from(&look.ink);
+                            }
+                            raised = look.raised.or(raised);
+                            struck |= look.tiny;
+                            hidden |= look.squeezed;
+                        }
                     }
                 }
                 b"strike" | b"dstrike" => {
@@ -494,13 +611,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         }
                     }
                 }
-                b"vertAlign" => {
-                    raised = match attr(&e, b"val").as_deref() {
-                        Some("superscript") => Some(true),
-                        Some("subscript") => Some(false),
-                        _ => None,
-                    };
-                }
+                b"vertAlign" => raised = vert_align(&e),
                 // Characters Word shows that are not in `w:t`: a
                 // non-breaking hyphen ("re‑sign", "‑40"), an optional one,
                 // a symbol (a symbol font's char it cannot name: a mark).
@@ -511,55 +622,62 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 }
                 _ => {}
             },
-            Event::Text(_)
-                if in_text
-                    && !hidden
-                    && (struck
-                        || on_itself(
-                            &ink,
-                            behind.as_deref().filter(|b| *b != "auto").unwrap_or(&page),
-                        ))
-                    && !para.trim().is_empty()
-                    && !para.trim_end().ends_with('\u{FFFC}') =>
-            {
-                para.push_str(" \u{FFFC} ");
-            }
-            Event::Text(_)
-                if in_text
-                    && !hidden
-                    && (struck
-                        || on_itself(
-                            &ink,
-                            behind.as_deref().filter(|b| *b != "auto").unwrap_or(&page),
-                        )) => {}
-            Event::Text(t) if in_text && !hidden => {
-                let s = t
-                    .xml_content()
-                    .map_err(|e| format!("malformed DOCX: bad text ({e})"))?;
-                match raised.and_then(|sup| crate::text::shifted(&s, sup)) {
-                    Some(shown) => para.push_str(&shown),
-                    None => para.push_str(&s),
-                }
-            }
-            Event::GeneralRef(g) if in_text && !hidden => {
-                // Entities such as &amp; arrive as references.
-                let name = String::from_utf8_lossy(&g);
-                let s = match name.as_ref() {
-                    "amp" => "&",
-                    "lt" => "<",
-                    "gt" => ">",
-                    "quot" => "\"",
-                    "apos" => "'",
-                    _ => "",
+            // Characters, written as text or as references (`&#110;`,
+            // `&amp;`): read the same way whichever way they are written.
+            Event::Text(_) | Event::GeneralRef(_) if in_text && !hidden => {
+                let s = match &ev {
+                    Event::Text(t) => t
+                        .xml_content()
+                        .map_err(|e| format!("malformed DOCX: bad text ({e})"))?
+                        .into_owned(),
+                    Event::GeneralRef(g) => {
+                        let name = String::from_utf8_lossy(g);
+                        match name.as_ref() {
+                            "amp" => "&".to_string(),
+                            "lt" => "<".to_string(),
+                            "gt" => ">".to_string(),
+                            "quot" => "\"".to_string(),
+                            "apos" => "'".to_string(),
+                            _ => g
+                                .resolve_char_ref()
+                                .ok()
+                                .flatten()
+                                .map(String::from)
+                                .unwrap_or_default(),
+                        }
+                    }
+                    _ => String::new(),
                 };
-                para.push_str(s);
-                if let Ok(Some(c)) = g.resolve_char_ref() {
-                    para.push(c);
+                // Struck through, drawn right to left by an override
+                // (`w:bdo`: "not" shows as "ton"), or in the colour behind
+                // it: shown, not read; one mark stands for the run.
+                if struck
+                    || reversed > 0
+                    || on_itself(
+                        &ink,
+                        behind.as_deref().filter(|b| *b != "auto").unwrap_or(&page),
+                    )
+                {
+                    if !para.trim().is_empty() && !para.trim_end().ends_with('\u{FFFC}') {
+                        para.push_str(" \u{FFFC} ");
+                    }
+                } else {
+                    match raised.and_then(|sup| crate::text::shifted(&s, sup)) {
+                        Some(shown) => para.push_str(&shown),
+                        None => para.push_str(&s),
+                    }
                 }
             }
             Event::End(e) => match e.local_name().as_ref() {
                 b"t" => in_text = false,
                 b"trPr" => in_trpr = false,
+                b"tc" => {
+                    deleted =
+                        deleted.saturating_sub(usize::from(cells_deleted.pop() == Some(true)));
+                }
+                b"bdo" => {
+                    reversed = reversed.saturating_sub(usize::from(bdos.pop() == Some(true)));
+                }
                 b"tbl" => {
                     tables.pop();
                 }

@@ -468,3 +468,79 @@ fn text_a_reader_cannot_see_on_the_page_is_not_read() {
     let ex = extract(&make_docx(&dark), 1 << 20).unwrap();
     assert!(ex.text.contains("was not a trained"), "{}", ex.text);
 }
+
+/// Styles of the red team's round 21: a white character style, one too
+/// small to read, one squeezed to nothing, a superscript one, a shown one;
+/// a white paragraph style.
+const LOOKS: &str = r#"<w:style w:type="character" w:styleId="Ghost"><w:rPr><w:color w:val="FFFFFF"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Tiny"><w:rPr><w:sz w:val="2"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Squeeze"><w:rPr><w:w w:val="1"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Exponent"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Ink"><w:rPr><w:color w:val="1F3864"/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="GhostPara"><w:rPr><w:color w:val="FFFFFF"/></w:rPr></w:style>"#;
+
+/// Characters written as references (`&#110;`) in `s`.
+fn refs(s: &str) -> String {
+    s.chars().map(|c| format!("&#{};", c as u32)).collect()
+}
+
+proptest::proptest! {
+    /// However a run is hidden, struck, whitened or reversed (directly
+    /// or through a style, its text written as characters or as
+    /// references, inside `w:bdo`), none of its words is read, and the
+    /// words Word shows are read in their order.
+    #[test]
+    fn words_word_does_not_show_are_not_read_however_written(
+        words in proptest::collection::vec((0usize..6, 0usize..10), 1..14),
+    ) {
+        const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
+        let mut body = String::from("<w:p><w:r><w:t>Here</w:t></w:r>");
+        let mut shown = vec!["Here"];
+        for (w, how) in &words {
+            let word = W[*w];
+            let t = |text: &str| format!(r#"<w:t xml:space="preserve"> {text} </w:t>"#);
+            let run = |rpr: &str, text: &str| format!("<w:r><w:rPr>{rpr}</w:rPr>{}</w:r>", t(text));
+            let (xml, shows) = match how {
+                0 => (run("", word), true),
+                1 => (run("", &refs(word)), true),
+                2 => (run("<w:rStyle w:val=\"Ink\"/>", &refs(word)), true),
+                3 => (run("<w:strike/>", &refs(word)), false),
+                4 => (run("<w:color w:val=\"FFFFFF\"/>", &refs(word)), false),
+                5 => (run("<w:rStyle w:val=\"Ghost\"/>", word), false),
+                6 => (run("<w:rStyle w:val=\"Tiny\"/>", &refs(word)), false),
+                7 => (run("<w:rStyle w:val=\"Squeeze\"/>", word), false),
+                8 => (format!("<w:bdo w:val=\"rtl\">{}</w:bdo>", run("", word)), false),
+                _ => (format!("<w:bdo w:val=\"ltr\">{}</w:bdo>", run("", &refs(word))), true),
+            };
+            body.push_str(&xml);
+            if shows {
+                shown.push(word);
+            }
+        }
+        body.push_str("<w:r><w:t xml:space=\"preserve\"> here.</w:t></w:r></w:p>");
+        shown.push("here.");
+        let ex = extract(&make_docx_styled(&body, Some(LOOKS)), 1 << 20).unwrap();
+        let read: Vec<&str> = ex.text.split(|c: char| c.is_whitespace() || c == '\u{FFFC}')
+            .filter(|w| !w.is_empty()).collect();
+        proptest::prop_assert_eq!(read, shown, "{}", body);
+    }
+}
+
+/// A paragraph style in white is not read; digits raised by a character
+/// style, or written as references, read raised; a cell deleted as a
+/// tracked change is not read (the red team's round 21).
+#[test]
+fn styles_references_and_deleted_cells_read_as_word_shows_them() {
+    let body = r#"<w:p><w:pPr><w:pStyle w:val="GhostPara"/></w:pPr><w:r><w:t>The board secretly resolved to close it.</w:t></w:r></w:p>
+<w:p><w:r><w:t xml:space="preserve">Built of 10</w:t></w:r><w:r><w:rPr><w:rStyle w:val="Exponent"/></w:rPr><w:t>6</w:t></w:r><w:r><w:t xml:space="preserve"> blocks and 10</w:t></w:r><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:t>&#51;</w:t></w:r><w:r><w:t xml:space="preserve"> stones.</w:t></w:r></w:p>
+<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Keeper</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:cellDel w:id="1" w:author="A" w:date="2020-01-01T00:00:00Z"/></w:tcPr><w:p><w:r><w:t>The keeper was dismissed.</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Reid</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"#;
+    let ex = extract(&make_docx_styled(body, Some(LOOKS)), 1 << 20).unwrap();
+    assert!(!ex.text.contains("secretly"), "{}", ex.text);
+    assert!(
+        ex.text.contains("Built of 10⁶ blocks and 10³ stones."),
+        "{}",
+        ex.text
+    );
+    assert!(!ex.text.contains("dismissed"), "{}", ex.text);
+    assert!(ex.text.contains("Keeper | Reid"), "{}", ex.text);
+}
