@@ -76,6 +76,10 @@ run papers-h papers "$corpora/papers" "$here/eval/papers-questions-h.json" --spl
 # calibrated on), likewise.
 run music-i music "$corpora/music-library" "$here/eval/music-questions-i.json" --split "$split"
 run papers-i papers "$corpora/papers" "$here/eval/papers-questions-i.json" --split "$split"
+# The tenth sets (written blind on 2026-12-07, twenty-first round; no rule
+# calibrated on them yet), likewise.
+run music-j music "$corpora/music-library" "$here/eval/music-questions-j.json" --split "$split"
+run papers-j papers "$corpora/papers" "$here/eval/papers-questions-j.json" --split "$split"
 # Off-topic probes (written blind on 2026-11-24, tenth round: 60 per folder,
 # everyday questions, the sources' words in another sense, other subjects;
 # all dev: the tenth round calibrated on them).

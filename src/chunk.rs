@@ -299,42 +299,35 @@ impl Builder<'_> {
 }
 
 /// Where to cut `text` between bytes `s` and `e` when the window holds no
-/// whitespace (Chinese or Japanese written without spaces): at the last
-/// place that is not inside a word as validation reads words (after a
-/// "，" or "、"), else at the first such place after `e` before `limit`,
-/// else at `e`. A chunk's edge is a word boundary to validation, so a cut
-/// between "不" and "可能" would let "可能…" (possible) validate as a
-/// quote of "不可能…" (impossible).
+/// whitespace (Chinese or Japanese written without spaces): after the last
+/// punctuation in the window that validation never reads inside a word
+/// ("，", "、", "」"; not "，" between digits), else after the first such
+/// one past `e` before `limit`, else at `e`. A chunk's edge is a word
+/// boundary to validation, so a cut between "不" and "可能" would let
+/// "可能…" (possible) validate as a quote of "不可能…" (impossible).
 fn between_words(text: &str, s: usize, e: usize, limit: usize) -> usize {
-    let word = |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
-    let whole = |p: usize| {
-        let (Some(a), Some(b)) = (text[..p].chars().next_back(), text[p..].chars().next()) else {
-            return true;
-        };
-        if word(a) && word(b) {
-            return false;
-        }
-        let lo = (p.saturating_sub(700)..=p)
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(p);
-        let hi = (p.saturating_add(700).min(text.len())..=text.len())
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(text.len());
-        let window = &text[lo..hi];
-        !crate::validate::words::inside_word(window, text[lo..p].chars().count())
-    };
+    const CLEAR: &str = "，、。；：！？」』）】》〉〕］｝…";
     let limit = (e..=limit)
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(e);
+    // A cut at `p`, right after one of those, with no digit either side.
+    let clear = |p: usize| {
+        let mut before = text[..p].chars().rev();
+        let (Some(a), z) = (before.next(), before.next()) else {
+            return false;
+        };
+        let c = text[p..].chars().next();
+        CLEAR.contains(a) && !(z.is_some_and(char::is_numeric) && c.is_some_and(char::is_numeric))
+    };
     let back = std::iter::once(e)
         .chain(text[s..e].char_indices().rev().map(|(i, _)| s + i))
-        .find(|&p| p > s && whole(p));
+        .find(|&p| p > s && clear(p));
     back.or_else(|| {
         text[e..limit]
             .char_indices()
             .map(|(i, _)| e + i)
-            .find(|&p| whole(p))
+            .find(|&p| p > e && clear(p))
     })
     .unwrap_or(e)
 }

@@ -114,7 +114,8 @@ pub fn clean_title(raw: &str) -> Option<(String, Option<String>)> {
         "all rights reserved",
     ];
     if NOT_TITLES.iter().any(|p| lower.starts_with(p))
-        || ["http", "www.", "arxiv:"].iter().any(|p| lower.contains(p))
+        // An address, not a word ("HTTP/2 Support", "httplib" are titles).
+        || ["http://", "https://", "www.", "arxiv:"].iter().any(|p| lower.contains(p))
     {
         return None;
     }
