@@ -39,6 +39,15 @@ impl Decoding {
 pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
+        // A second mark after the first (a file saved twice with one) is
+        // no more text than the first: "# Title" after it is a heading.
+        let text = match text {
+            Cow::Borrowed(t) => Cow::Borrowed(t.trim_start_matches('\u{FEFF}')),
+            Cow::Owned(t) if t.starts_with('\u{FEFF}') => {
+                Cow::Owned(t.trim_start_matches('\u{FEFF}').to_string())
+            }
+            owned => owned,
+        };
         return Ok((text, Decoding::new(enc, "bom")));
     }
     if let Some(enc) = utf16_without_bom(bytes)
@@ -154,6 +163,10 @@ mod tests {
         assert_eq!(
             dec(b"\xEF\xBB\xBFcaf\xC3\xA9"),
             ("café".into(), "UTF-8".into(), "bom".into())
+        );
+        assert_eq!(
+            dec(b"\xEF\xBB\xBF\xEF\xBB\xBF# T"),
+            ("# T".into(), "UTF-8".into(), "bom".into())
         );
     }
 
