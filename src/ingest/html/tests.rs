@@ -446,32 +446,50 @@ proptest::proptest! {
             "vi\\sibility:hidden", "font-size:15%", "display:\\69nline", "font-size:0.3em",
             "font-size:5px", "col\\or: navy",
         ];
-        let mut html = String::from("<p>Here");
-        let mut runs = vec![vec!["Here"]];
-        for (w, style) in &words {
-            html.push(' ');
-            match style {
-                Some(s) => {
-                    html.push_str(&format!("<span style=\"{}\">{}</span>", S[*s], W[*w]));
-                    if *s < 6 {
-                        runs.push(Vec::new());
-                    } else {
-                        runs.last_mut().unwrap().push(W[*w]);
-                    }
-                }
-                None => {
-                    html.push_str(W[*w]);
-                    runs.last_mut().unwrap().push(W[*w]);
+        let spans: Vec<_> = words
+            .iter()
+            .map(|(w, style)| (W[*w], style.map(|s| (format!("style=\"{}\"", S[s]), s < 6))))
+            .collect();
+        let (html, runs) = spans_page("", &spans, "");
+        let read = extract(&html).text;
+        proptest::prop_assert_eq!(runs_read(&read), runs, "{}", html);
+    }
+}
+
+/// A paragraph "Here … here." of `words` inside `head` and `tail`, each
+/// word bare or in a `<span ATTR>` that hides it or not; and the runs of
+/// words a reader sees between the marks hidden words leave.
+fn spans_page<'a>(
+    head: &str,
+    words: &[(&'a str, Option<(String, bool)>)],
+    tail: &str,
+) -> (String, Vec<Vec<&'a str>>) {
+    let mut html = format!("{head}<p>Here");
+    let mut runs = vec![vec!["Here"]];
+    for (word, span) in words {
+        html.push(' ');
+        match span {
+            Some((attr, hides)) => {
+                html.push_str(&format!("<span {attr}>{word}</span>"));
+                if *hides {
+                    runs.push(Vec::new());
+                    continue;
                 }
             }
+            None => html.push_str(word),
         }
-        html.push_str(" here.</p>");
-        runs.last_mut().unwrap().push("here.");
-        let ex = extract(&html);
-        let read: Vec<Vec<&str>> =
-            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
-        proptest::prop_assert_eq!(read, runs, "{}", html);
+        runs.last_mut().unwrap().push(word);
     }
+    html.push_str(&format!(" here.</p>{tail}"));
+    runs.last_mut().unwrap().push("here.");
+    (html, runs)
+}
+
+/// The words of `text` in runs between marks.
+fn runs_read(text: &str) -> Vec<Vec<&str>> {
+    text.split('\u{FFFC}')
+        .map(|r| r.split_whitespace().collect())
+        .collect()
 }
 
 proptest::proptest! {
@@ -494,33 +512,22 @@ proptest::proptest! {
             ("id=\"Gone\"", true, true),
             ("class=\"veiled\"", false, false),
         ];
-        let mut html = String::from(if doctype { "<!DOCTYPE html>" } else { "" });
-        html.push_str("<html><head><style>.Veil { display: none } #Gone { visibility: hidden }</style></head><body><p>Here");
-        let mut runs = vec![vec!["Here"]];
-        for (w, attr) in &words {
-            html.push(' ');
-            match attr {
-                Some(a) => {
-                    let (attr, exact, any) = A[*a];
-                    html.push_str(&format!("<span {attr}>{}</span>", W[*w]));
-                    if exact || (any && !doctype) {
-                        runs.push(Vec::new());
-                    } else {
-                        runs.last_mut().unwrap().push(W[*w]);
-                    }
-                }
-                None => {
-                    html.push_str(W[*w]);
-                    runs.last_mut().unwrap().push(W[*w]);
-                }
-            }
-        }
-        html.push_str(" here.</p></body></html>");
-        runs.last_mut().unwrap().push("here.");
-        let ex = extract(&html);
-        let read: Vec<Vec<&str>> =
-            ex.text.split('\u{FFFC}').map(|r| r.split_whitespace().collect()).collect();
-        proptest::prop_assert_eq!(read, runs, "{}", html);
+        let spans: Vec<_> = words
+            .iter()
+            .map(|(w, attr)| {
+                (W[*w], attr.map(|a| {
+                    let (attr, exact, any) = A[a];
+                    (attr.to_string(), exact || (any && !doctype))
+                }))
+            })
+            .collect();
+        let head = format!(
+            "{}<html><head><style>.Veil {{ display: none }} #Gone {{ visibility: hidden }}</style></head><body>",
+            if doctype { "<!DOCTYPE html>" } else { "" }
+        );
+        let (html, runs) = spans_page(&head, &spans, "</body></html>");
+        let read = extract(&html).text;
+        proptest::prop_assert_eq!(runs_read(&read), runs, "{}", html);
     }
 }
 
