@@ -41,12 +41,10 @@ pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
         let (text, _) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         // A second mark after the first (a file saved twice with one) is
         // no more text than the first: "# Title" after it is a heading.
-        let text = match text {
-            Cow::Borrowed(t) => Cow::Borrowed(t.trim_start_matches('\u{FEFF}')),
-            Cow::Owned(t) if t.starts_with('\u{FEFF}') => {
-                Cow::Owned(t.trim_start_matches('\u{FEFF}').to_string())
-            }
-            owned => owned,
+        let text = if text.starts_with('\u{FEFF}') {
+            Cow::Owned(text.trim_start_matches('\u{FEFF}').to_string())
+        } else {
+            text
         };
         return Ok((text, Decoding::new(enc, "bom")));
     }

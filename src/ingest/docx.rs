@@ -448,14 +448,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         .map_err(|e| format!("malformed DOCX: bad text ({e})"))?
                         .into_owned(),
                     Event::GeneralRef(g) => {
-                        let name = String::from_utf8_lossy(g);
-                        match name.as_ref() {
-                            "amp" => "&".to_string(),
-                            "lt" => "<".to_string(),
-                            "gt" => ">".to_string(),
-                            "quot" => "\"".to_string(),
-                            "apos" => "'".to_string(),
-                            _ => g
+                        match quick_xml::escape::resolve_xml_entity(&String::from_utf8_lossy(g)) {
+                            Some(entity) => entity.to_string(),
+                            None => g
                                 .resolve_char_ref()
                                 .ok()
                                 .flatten()

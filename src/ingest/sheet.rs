@@ -367,17 +367,13 @@ fn any_case(selector: &str) -> String {
                 }
                 let j = j.min(chars.len());
                 let name: String = chars[i + 1..j].iter().collect();
-                if name.is_empty() || name.contains('"') {
-                    out.push(c);
-                } else if c == '.' {
-                    out.push_str(&format!("[class~=\"{name}\" i]"));
-                    i = j;
-                    continue;
-                } else {
-                    out.push_str(&format!("[id=\"{name}\" i]"));
+                if !name.is_empty() && !name.contains('"') {
+                    let attr = if c == '.' { "class~" } else { "id" };
+                    out.push_str(&format!("[{attr}=\"{name}\" i]"));
                     i = j;
                     continue;
                 }
+                out.push(c);
             }
             _ => out.push(c),
         }

@@ -104,8 +104,12 @@ fn signs(c: char) -> bool {
 /// A currency sign (any: "$5", "＄5", "฿5", "5€") or a number sign
 /// ("#3", "＃3") before a number.
 fn currency(c: char) -> bool {
+    number_sign(c) || c.general_category() == GeneralCategory::CurrencySymbol
+}
+
+/// A number sign ("#3", "＃3"): before a number only, never after one.
+fn number_sign(c: char) -> bool {
     matches!(c, '#' | '\u{FF03}' | '\u{FE5F}')
-        || c.general_category() == GeneralCategory::CurrencySymbol
 }
 
 /// A hyphen or dash that joins what it stands between (any of Unicode's
@@ -351,7 +355,7 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         // A number's comparison or operator ("p<0.05", "p＜0.05", "√2")
         // and its unit ("50%", "20°", "6€").
         || (c.is_numeric() && math(a))
-        || (a.is_numeric() && (unit(c) || (currency(c) && !matches!(c, '#' | '\u{FF03}' | '\u{FE5F}'))))
+        || (a.is_numeric() && (unit(c) || (currency(c) && !number_sign(c))))
         // Digits grouped by a plain space, cut at it ("12 000").
         || (a.is_numeric() && c == ' ' && groups_digits(s, b))
         || (c.is_numeric() && a == ' ' && groups_digits(s, b - 1))
