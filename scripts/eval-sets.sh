@@ -80,6 +80,10 @@ run papers-i papers "$corpora/papers" "$here/eval/papers-questions-i.json" --spl
 # calibrated on them yet), likewise.
 run music-j music "$corpora/music-library" "$here/eval/music-questions-j.json" --split "$split"
 run papers-j papers "$corpora/papers" "$here/eval/papers-questions-j.json" --split "$split"
+# The eleventh sets (written blind on 2026-12-07, twenty-second round; no
+# rule calibrated on them yet), likewise.
+run music-k music "$corpora/music-library" "$here/eval/music-questions-k.json" --split "$split"
+run papers-k papers "$corpora/papers" "$here/eval/papers-questions-k.json" --split "$split"
 # Off-topic probes (written blind on 2026-11-24, tenth round: 60 per folder,
 # everyday questions, the sources' words in another sense, other subjects;
 # all dev: the tenth round calibrated on them).
