@@ -111,10 +111,17 @@ pub(super) fn drop_spelled_out(
     names
 }
 
-/// None of the sources uses `word`.
+/// None of the sources uses `word`, or, for a word of several terms
+/// ("SST-2", "Radon-Nikodym"), one of its terms with a letter: a number
+/// beside a name the sources lack does not make it theirs.
 fn unknown_word(index: &Index, word: &str) -> bool {
     let terms = index.analyze(word);
-    !terms.is_empty() && terms.iter().all(|t| index.doc_freq(t) == 0)
+    let unknown = |t: &String| index.doc_freq(t) == 0;
+    !terms.is_empty()
+        && (terms.iter().all(unknown)
+            || terms
+                .iter()
+                .any(|t| t.chars().any(char::is_alphabetic) && unknown(t)))
 }
 
 /// A candidate passage (its text or its source's title) spells `word` out.
@@ -244,7 +251,9 @@ fn front_matter_names(index: &Index, candidates: &[Candidate], top_k: usize, wor
                         .analyze(&format!("{} {}", ch.source_title, ch.text))
                         .into_iter()
                         .collect();
-                    terms.iter().all(|t| held.contains(t))
+                    // Or written in capitals against a PDF's affiliation
+                    // mark ("bIBM Research"): a maker's name as it is.
+                    terms.iter().all(|t| held.contains(t)) || ch.text.contains(word)
                 })
         })
     })
@@ -326,17 +335,22 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
     if letters.len() < 2 || 2 * letters.len() < all {
         return false;
     }
-    // (word, may be skipped)
-    let words: Vec<(String, bool)> = text
+    // (word, may be skipped, may give a letter, is small): a word of no
+    // content ("study shows that" for "SST") gives none unless it is
+    // capitalised, or any page would spell out any short abbreviation; a
+    // small word may give one inside the name ("Department of Energy").
+    let words: Vec<(String, bool, bool, bool)> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '-'))
         .flat_map(|w| {
             w.split('-')
                 .filter(|p| !p.is_empty())
                 .enumerate()
                 .map(|(i, p)| {
+                    let capital = p.starts_with(char::is_uppercase);
                     let p = p.to_lowercase();
-                    let skip = i > 0 || SMALL.contains(&p.as_str());
-                    (p, skip)
+                    let small = SMALL.contains(&p.as_str());
+                    let gives = capital || !FILLER.contains(&p.as_str());
+                    (p, i > 0 || small, gives, small)
                 })
                 .collect::<Vec<_>>()
         })
@@ -345,11 +359,12 @@ pub(super) fn spells_out(text: &str, word: &str) -> bool {
     // run ending at the current word has matched (a small word or a later
     // hyphenated part may match its letter or be passed over).
     let mut matched: Vec<usize> = Vec::new();
-    for (w, skip) in &words {
+    for (w, skip, gives, small) in &words {
         let initial = w.chars().next();
         let mut next: Vec<usize> = Vec::new();
         for k in std::iter::once(0).chain(matched.iter().copied()) {
-            if initial == Some(letters[k]) {
+            let inside = k > 0 && k + 1 < letters.len();
+            if (*gives || (*small && inside)) && initial == Some(letters[k]) {
                 if k + 1 == letters.len() {
                     return true;
                 }

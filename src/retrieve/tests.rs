@@ -151,6 +151,12 @@ fn identifiers_and_what_spells_them_out() {
     assert!(!spells_out("GPT4 and friends", "GPT4"));
     // A compound name is not an abbreviation.
     assert!(!spells_out("a large speech corpus", "LibriSpeech"));
+    // Words of no content give no letter unless capitalised: any page has
+    // "study shows that" somewhere.
+    assert!(!spells_out("this study shows that it works", "SST"));
+    assert!(!spells_out("the step size set to one", "SST"));
+    assert!(spells_out("the Stanford Sentiment Treebank", "SST"));
+    assert!(spells_out("on The Hague Tribunal", "THT"));
     assert!(!is_identifier("Kuhnau Bible Sonatas"));
     assert!(super::names::is_reference("PEP 572"));
     assert!(!super::names::is_reference("572"));
@@ -275,6 +281,11 @@ proptest::proptest! {
         let mut words = Vec::new();
         for (i, c) in letters.chars().enumerate() {
             let mut w = format!("{}{}", c.to_ascii_lowercase(), tails[i]);
+            // A word of no content ("the", "a") gives its letter only
+            // capitalised, as in a name.
+            if super::FILLER.contains(&w.as_str()) {
+                w = format!("{c}{}", tails[i]);
+            }
             if let Some(h) = &hyphen[i] {
                 w = format!("{w}-{h}");
             }
@@ -361,6 +372,56 @@ fn a_maker_named_in_the_front_matter_is_seen() {
         unseen("How was the crawler agent of ByteDance trained first, by imitation?"),
         vec!["ByteDance".to_string()]
     );
+    // A PDF's affiliation mark glued to the name ("bByteDance Research")
+    // still names it.
+    let text = std::fs::read_to_string(src.join("paper.md")).unwrap();
+    std::fs::write(
+        src.join("paper.md"),
+        text.replace("at ByteDance", "at bByteDance"),
+    )
+    .unwrap();
+    let index = index_folder(&src, &idx);
+    let q = "How was the ByteDance team's crawler agent trained first, by imitation?";
+    assert!(
+        retrieve(&index, None, q, &cfg)
+            .unwrap()
+            .unseen_identifiers
+            .is_empty()
+    );
+}
+
+/// A name with a number ("SST-2") is unknown when its word is, though the
+/// sources use the number; and no passage spells it out by chance ("study
+/// shows that").
+#[test]
+fn a_numbered_name_the_sources_lack_is_unknown() {
+    let work = tempfile::tempdir().unwrap();
+    let (src, idx) = (work.path().join("src"), work.path().join("idx"));
+    std::fs::create_dir(&src).unwrap();
+    std::fs::write(
+        src.join("paper.md"),
+        "LeRaC reaches 2 points more on CIFAR-10. This study shows that the \
+         curriculum helps on every image data set we tried.\n",
+    )
+    .unwrap();
+    let index = index_folder(&src, &idx);
+    let r = retrieve(
+        &index,
+        None,
+        "What accuracy did LeRaC reach on SST-2 with the curriculum?",
+        &RetrieveConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(r.unknown_names, vec!["SST-2".to_string()]);
+    assert_eq!(r.unknown_identifiers, vec!["SST-2".to_string()]);
+    let known = retrieve(
+        &index,
+        None,
+        "How many points more does LeRaC reach on CIFAR-10?",
+        &RetrieveConfig::default(),
+    )
+    .unwrap();
+    assert!(known.unknown_names.is_empty(), "{:?}", known.unknown_names);
 }
 
 /// Index the folder `src` into `idx` (only its files) and open the index.
