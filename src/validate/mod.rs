@@ -16,8 +16,9 @@
 //!    together with that whitespace ("light-\nhouse", "light- \n  house" →
 //!    "lighthouse"). A hyphenated compound broken at its hyphen ("well-\nknown")
 //!    is joined too ("wellknown"): the text cannot tell the two apart.
-//! 2. Soft hyphens (U+00AD) and zero-width chars (U+200B–U+200D, U+FEFF) are
-//!    removed.
+//! 2. Soft hyphens (U+00AD) and chars of no width (`normalize::zero_width`:
+//!    zero-width spaces and joiners, U+FEFF, tags…) are removed; bidi
+//!    controls are not (they reorder what is shown).
 //! 3. Quotes are unified: ‘ ’ ‚ ‛ ′ → `'`; “ ” „ ‟ ″ « » → `"`.
 //! 4. Dashes: a sentence dash — an em dash or horizontal bar, a run of two
 //!    or more dashes (`--`, `---`), or any dash followed by whitespace

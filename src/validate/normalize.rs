@@ -46,14 +46,33 @@ fn is_invisible(c: char) -> bool {
     c == '\u{00AD}' || zero_width(c)
 }
 
-/// Chars of no width the reader does not see: zero-width spaces and
-/// joiners, direction marks, the word joiner and invisible operators, the
-/// byte-order mark. Normalization drops them; they neither end a word nor
-/// join one ("can\u{200B}not" reads "cannot").
+/// Chars of no width the reader does not see (Unicode's default-ignorable
+/// format characters, and the other invisible ones of category Cf):
+/// zero-width spaces and joiners, direction marks, the word joiner and
+/// invisible operators, the deprecated format controls, the byte-order
+/// mark, variation selectors and the grapheme joiner, interlinear
+/// annotation controls, shorthand and musical format controls, tags.
+/// Normalization drops them; they neither end a word nor join one
+/// ("can\u{200B}not" reads "cannot"). Not the bidi embeddings, overrides
+/// and isolates: they reorder what is shown, so a quote read across one is
+/// not what the reader sees (normalization keeps them; they are inside a
+/// word all the same, `words`). The Hangul fillers, default-ignorable too,
+/// are letters, and join as letters do.
 pub fn zero_width(c: char) -> bool {
     matches!(
         c,
-        '\u{200B}'..='\u{200F}' | '\u{061C}' | '\u{180E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+        '\u{034F}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2060}'..='\u{2065}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
     )
 }
 

@@ -1699,6 +1699,23 @@ proptest! {
 const JOINED: &[(&str, &str, Option<&str>, Option<&str>)] = &[
     ("can\u{200B}not", "cannot", Some("can"), Some("not")),
     ("can\u{2060}not", "cannot", Some("can"), Some("not")),
+    // Every kind of invisible format character (red team 22).
+    ("can\u{206A}not", "cannot", Some("can"), Some("not")),
+    ("can\u{206F}not", "cannot", Some("can"), Some("not")),
+    ("can\u{034F}not", "cannot", Some("can"), Some("not")),
+    ("can\u{FE0F}not", "cannot", Some("can"), Some("not")),
+    ("can\u{FFF9}not", "cannot", Some("can"), Some("not")),
+    ("can\u{FFFB}not", "cannot", Some("can"), Some("not")),
+    ("can\u{1BCA0}not", "cannot", Some("can"), Some("not")),
+    ("can\u{1D173}not", "cannot", Some("can"), Some("not")),
+    ("can\u{E0001}not", "cannot", Some("can"), Some("not")),
+    ("can\u{E0020}not", "cannot", Some("can"), Some("not")),
+    ("can\u{E007F}not", "cannot", Some("can"), Some("not")),
+    // A range, compound or number broken at a line's end after a digit.
+    ("18–\n65", "18– 65", Some("18"), Some("65")),
+    ("10-\nfold", "10- fold", Some("10"), Some("fold")),
+    ("£12,\n000", "£12, 000", Some("£12"), Some("000")),
+    ("12,\r\n000", "12, 000", Some("12"), Some("000")),
     ("18–65", "18–65", Some("18"), Some("65")),
     (
         "Franco–Prussian",
@@ -1821,6 +1838,60 @@ proptest! {
             cut[0] = tail;
             let v = validate(&cut.join(" "), "j", &cs, &cfg);
             prop_assert_ne!(v.status, Status::Validated, "{:?} in {:?}", cut, text);
+        }
+    }
+}
+
+/// A range, compound or number broken at a line's end after a digit is cut
+/// neither before its dash nor after the break (red team 22: "aged 18",
+/// "was 10", "paid £12" were validated); two line breaks end it.
+#[test]
+fn a_number_broken_at_a_line_end_is_not_cut() {
+    let src = "The keepers were aged 18–\n65 when they joined. The lamp was 10-\n\
+               fold brighter. The keeper was paid £12,\n000 in all. Paragraph 12-\n\n\
+               Fold the map twice.";
+    let cs = one("n#0", "n", src);
+    for q in [
+        "The keepers were aged 18",
+        "65 when they joined.",
+        "The lamp was 10",
+        "fold brighter.",
+        "The keeper was paid £12",
+        "000 in all.",
+    ] {
+        let v = validate(q, "n", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{q}: {v:?}");
+    }
+    let v = validate("Fold the map twice.", "n", &cs, &cfg());
+    assert_eq!(v.status, Status::Validated, "{v:?}");
+}
+
+/// A bidi embedding or isolate inside a word is no space: neither half of
+/// the word is a quote of it, at either end (red team 22).
+#[test]
+fn a_word_is_not_cut_at_a_bidi_control() {
+    for c in [
+        '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{2066}', '\u{2067}', '\u{2068}',
+        '\u{2069}',
+    ] {
+        let src = format!("The keeper can{c}not leave the rock in the winter storms of 18{c}11.");
+        let cs = [ChunkRef {
+            id: "b#0",
+            source_id: "b",
+            text: &src,
+        }];
+        for q in [
+            "not leave the rock in the winter",
+            "The keeper can",
+            "storms of 18",
+            "11.",
+        ] {
+            let cfg = ValidateConfig {
+                min_words: 1,
+                ..cfg()
+            };
+            let v = validate(q, "b", &cs, &cfg);
+            assert_ne!(v.status, Status::Validated, "{q} in {src:?}: {v:?}");
         }
     }
 }

@@ -24,10 +24,17 @@
 //! (`un\ *safe*`), a Markdown comment as ingest blanks it ("can￼   not").
 
 use super::markup;
-use super::normalize::zero_width as invisible;
+use super::normalize::zero_width;
 use crate::text::byte_offset;
 use unicode_normalization::char::is_combining_mark;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+/// Chars a word is read past: those of no width, and the bidi controls,
+/// which reorder what is shown but are no space ("can\u{2066}not" shows
+/// "cannot"; a quote read across one is flagged by normalization).
+fn invisible(c: char) -> bool {
+    zero_width(c) || crate::text::is_bidi_control(c)
+}
 
 fn word_char(c: char) -> bool {
     c.is_alphanumeric() || is_combining_mark(c)
@@ -250,6 +257,53 @@ fn broken_at_line_end(s: &str, b: usize) -> bool {
             .is_none_or(|c| c == '\n' || c == '\r')
 }
 
+/// Is byte `b` of `s` inside a range, compound or number whose joining
+/// dash or separator ends a line ("18–⏎65", "10-⏎fold", "£12,⏎000"): the
+/// rest is on the next line, so "18", "10" and "£12" are not quotes of it.
+/// Normalization keeps such a dash ("10- fold"); the words it joins are
+/// one all the same.
+fn joined_across_line_end(s: &str, b: usize) -> bool {
+    let gap = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let one_break = |g: &str| g.replace("\r\n", "\n").matches(['\n', '\r']).count() == 1;
+    let left = s[..b].trim_end_matches(gap);
+    let right = s[b..].trim_start_matches(gap);
+    let spaces = &s[left.len()..b + (s.len() - b - right.len())];
+    let mut l = left.chars().rev();
+    if spaces.is_empty() {
+        // Before the joiner: "18|–⏎65".
+        let mut r = right.chars();
+        let (Some(_), Some(j)) = (l.next(), r.next()) else {
+            return false;
+        };
+        let rest = r.as_str();
+        let after = rest.trim_start_matches(gap);
+        return one_break(&rest[..rest.len() - after.len()]) && line_end_join(left, j, after);
+    }
+    // After the joiner or the break: "18–|⏎65", "18–⏎|65".
+    match l.next() {
+        Some(j) => one_break(spaces) && line_end_join(&left[..left.len() - j.len_utf8()], j, right),
+        None => false,
+    }
+}
+
+/// `j` ends a line between the end of `left` and the start of `right`, of
+/// one word: a hyphen or range dash ("10-⏎fold", "18–⏎65") or a comma that
+/// groups thousands ("12,⏎000": one to three digits, then three); not a
+/// full stop ("in 1811.⏎1812…" ends a sentence), a list's comma
+/// ("1877,⏎1878") nor markup.
+fn line_end_join(left: &str, j: char, right: &str) -> bool {
+    let (Some(x), Some(y)) = (left.chars().next_back(), right.chars().next()) else {
+        return false;
+    };
+    let digits = |s: &mut dyn Iterator<Item = char>| s.take_while(|c| c.is_numeric()).count();
+    let joiner = if matches!(j, ',' | '\u{066C}' | '\u{FF0C}' | '\u{FE50}') {
+        (1..=3).contains(&digits(&mut left.chars().rev())) && digits(&mut right.chars()) == 3
+    } else {
+        j.general_category() == GeneralCategory::DashPunctuation
+    };
+    joiner && word_char(x) && joins(x, j, y)
+}
+
 /// Does `before` end with a word broken at the end of the line before
 /// (a letter and a hyphen, one line break, spaces)? Normalization joins the
 /// word ("light-⏎house"), so its second half does not start a quote.
@@ -339,6 +393,9 @@ pub fn inside_word(s: &str, p: usize) -> bool {
         return true;
     }
     if word_char(a) && right.next().is_some_and(|d| joins(a, c, d)) {
+        return true;
+    }
+    if joined_across_line_end(s, b) {
         return true;
     }
     // A word broken at a line's end whose rest is not on the next line
