@@ -267,8 +267,8 @@ impl Builder<'_> {
                 e -= 1;
             }
             if e < end {
-                e = match self.ex.text[s..e].rfind(char::is_whitespace) {
-                    Some(ws) if ws > 0 => s + ws,
+                e = match last_space(&self.ex.text, s, e) {
+                    Some(ws) => ws,
                     _ => between_words(&self.ex.text, s, e, (s + 16 * target).min(end)),
                 };
             }
@@ -305,6 +305,45 @@ impl Builder<'_> {
 /// one past `e` before `limit`, else at `e`. A chunk's edge is a word
 /// boundary to validation, so a cut between "不" and "可能" would let
 /// "可能…" (possible) validate as a quote of "不可能…" (impossible).
+/// The whitespace of `text[s..e]` (after `s`) to cut a long sentence at,
+/// as validation reads words (a chunk's edge is a word boundary to it):
+/// the last between two letters; else the last that is not inside a
+/// number or a word as validation reads it ("£12 000", "light-⏎house",
+/// "18–⏎65", a Markdown escaped space, a hidden mark's blank); else the
+/// last of any kind.
+fn last_space(text: &str, s: usize, e: usize) -> Option<usize> {
+    let mut best: Option<(u8, usize)> = None;
+    let mut prev: Option<char> = None;
+    for (i, ch) in text[s..e].char_indices() {
+        let at = s + i;
+        if ch.is_whitespace() && i > 0 && !prev.is_some_and(char::is_whitespace) {
+            let a = prev.unwrap_or(' ');
+            let c = text[at..].trim_start().chars().next().unwrap_or(' ');
+            let rank = if a.is_alphabetic() && c.is_alphabetic() {
+                2
+            } else {
+                // A number's digits or a word joined across the space, as
+                // validation reads them, rank below anything else.
+                let joined = (a.is_numeric() && c.is_alphanumeric())
+                    || is_dash(a)
+                    || matches!(a, '\\' | ',' | crate::text::HIDDEN_MARK)
+                    || c == crate::text::HIDDEN_MARK;
+                u8::from(!joined)
+            };
+            if best.is_none_or(|(r, _)| rank >= r) {
+                best = Some((rank, at));
+            }
+        }
+        prev = Some(ch);
+    }
+    best.map(|(_, at)| at)
+}
+
+/// A hyphen or dash: one that ends a line may join the words either side.
+fn is_dash(c: char) -> bool {
+    c == '-' || ('\u{2010}'..='\u{2015}').contains(&c) || c == '\u{2212}' || c == '\u{00AD}'
+}
+
 fn between_words(text: &str, s: usize, e: usize, limit: usize) -> usize {
     const CLEAR: &str = "，、。；：！？」』）】》〉〕］｝…";
     let limit = (e..=limit)
@@ -577,6 +616,38 @@ mod tests {
                 }
             }
             proptest::prop_assert!(chunks.len() > 1 || total < 200);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::cases(64))]
+        /// The red team's round 22: a sentence longer than a chunk is cut
+        /// at whitespace only where validation reads a word boundary, not
+        /// inside "£12 000", "light-⏎house" or "18–⏎65" (a chunk's edge is
+        /// a boundary to validation: "£12" and "house keeper" had been
+        /// validated at the edges of two chunks).
+        #[test]
+        fn long_sentences_are_cut_between_words_as_validation_reads_them(
+            words in proptest::collection::vec(0usize..13, 200..700),
+        ) {
+            const WORDS: [&str; 13] = [
+                "the", "keeper", "lamp,", "£12 000", "light-\nhouse", "18–\n65",
+                "10-\nfold", "12,\n000", "can\u{200B}not", "1 200", "wick", "un\\ *safe*",
+                "rock",
+            ];
+            let src: String = words.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" ");
+            let ex = extract(Format::Text, src.as_bytes(), &Limits::default()).unwrap();
+            let cfg = ChunkConfig { max_tokens: 50, hard_max_tokens: 100 };
+            let chunks = chunk_document("n.txt", "n", &ex, cfg);
+            let total = ex.text.chars().count();
+            for c in &chunks {
+                for at in [c.start, c.end] {
+                    proptest::prop_assert!(
+                        at == 0 || at == total || !crate::validate::words::inside_word(&ex.text, at),
+                        "{} cut inside a word at {}: {:?}", c.id, at, c.text
+                    );
+                }
+            }
         }
     }
 
