@@ -9,6 +9,7 @@ use std::io::{Cursor, Read};
 use styles::{HiddenStyles, hidden_styles, vert_align};
 
 mod styles;
+mod theme;
 
 pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String> {
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
@@ -21,9 +22,24 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
     let title = read_entry(&mut zip, "docProps/core.xml", 1 << 20)
         .ok()
         .and_then(|core| core_title(&core));
-    let hidden_styles = read_entry(&mut zip, "word/styles.xml", 8 << 20)
-        .map(|x| hidden_styles(&x))
-        .unwrap_or_default();
+    // The theme's colours, for runs and shading coloured by it.
+    let theme_part = read_entry(&mut zip, "word/_rels/document.xml.rels", 1 << 20)
+        .ok()
+        .and_then(|rels| theme::part(&rels))
+        .unwrap_or_else(|| "word/theme/theme1.xml".into());
+    let theme = theme::Theme::read(
+        read_entry(&mut zip, &theme_part, 8 << 20).ok().as_deref(),
+        read_entry(&mut zip, "word/settings.xml", 8 << 20)
+            .ok()
+            .as_deref(),
+    );
+    let hidden_styles = match read_entry(&mut zip, "word/styles.xml", 8 << 20) {
+        Ok(x) => hidden_styles(&x, theme),
+        Err(_) => HiddenStyles {
+            theme,
+            ..Default::default()
+        },
+    };
     let mut out = parse_document(&xml, &hidden_styles)?;
     // Footnotes and endnotes, after the text, each paragraph between
     // marks: a reader sees them at the foot of the page or the end, so no
@@ -158,7 +174,11 @@ fn style_level(style: &str) -> Option<u8> {
 /// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
 /// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
 /// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
+/// The attributes that colour an element by the theme, its tint, its shade.
+const THEME_INK: [&[u8]; 3] = [b"themeColor", b"themeTint", b"themeShade"];
+
 fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, String> {
+    let theme = &hidden_styles.theme;
     let mut r = quick_xml::Reader::from_str(xml);
     let mut out = Extracted::default();
     let mut para = String::new();
@@ -167,6 +187,10 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     let mut outer: Vec<(String, Option<u8>)> = Vec::new();
     let mut in_text = false;
     let mut deleted = 0usize;
+    // The complex fields open (`w:fldChar` begin … separate … end), each
+    // true while in its code: Word shows a field's result, not its code,
+    // however the code is written (`w:instrText` or `w:t`).
+    let mut fields: Vec<bool> = Vec::new();
     // The run's properties: hidden (`w:vanish`), raised or lowered
     // (`w:vertAlign`: Some(true) for superscript).
     let (mut hidden, mut raised) = (false, None::<bool>);
@@ -286,7 +310,7 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     cells_deleted.push(false);
                 }
                 b"rPrChange" | b"pPrChange" => old_format += 1,
-                b"t" => in_text = deleted == 0,
+                b"t" => in_text = deleted == 0 && !fields.contains(&true),
                 // A picture or an embedded object in the line (not a
                 // floating one, anchored beside the text): shown, not text.
                 // A mark stands in its place, so that the words either
@@ -387,8 +411,8 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     hidden = true;
                 }
                 b"background" => {
-                    if let Some(c) = attr(&e, b"color") {
-                        page = word_colour(&c);
+                    if let Some(c) = theme.colour(&e, b"color", THEME_INK) {
+                        page = c;
                     }
                 }
                 // Letters too small to read (`w:sz` in half-points: under
@@ -409,16 +433,28 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                 {
                     struck = true;
                 }
-                b"color" => ink = attr(&e, b"val").map(|v| word_colour(&v)),
+                b"color" => ink = theme.colour(&e, b"val", THEME_INK),
                 b"highlight" => behind = attr(&e, b"val").map(|v| word_colour(&v)),
                 b"shd" => {
                     // A solid pattern draws its colour over the whole
                     // shading; any other shows its fill.
+                    // Either coloured by the theme (`w:themeColor`,
+                    // `w:themeFill`), whatever its value says.
                     let colour = if attr(&e, b"val").as_deref() == Some("solid") {
-                        Some(attr(&e, b"color").unwrap_or_else(|| "000000".into()))
-                            .map(|c| if c == "auto" { "000000".into() } else { c })
+                        Some(
+                            theme
+                                .colour(&e, b"color", THEME_INK)
+                                .unwrap_or_else(|| "000000".into()),
+                        )
+                        .map(|c| if c == "auto" { "000000".into() } else { c })
                     } else {
-                        attr(&e, b"fill").filter(|f| f != "auto")
+                        theme
+                            .colour(
+                                &e,
+                                b"fill",
+                                [b"themeFill", b"themeFillTint", b"themeFillShade"],
+                            )
+                            .filter(|f| f != "auto")
                     };
                     if let Some(c) = colour {
                         if in_run {
@@ -429,6 +465,18 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     }
                 }
                 b"vertAlign" => raised = vert_align(&e),
+                b"fldChar" => match attr(&e, b"fldCharType").as_deref() {
+                    Some("begin") => fields.push(true),
+                    Some("separate") => {
+                        if let Some(code) = fields.last_mut() {
+                            *code = false;
+                        }
+                    }
+                    Some("end") => {
+                        fields.pop();
+                    }
+                    _ => {}
+                },
                 // Characters Word shows that are not in `w:t`: a
                 // non-breaking hyphen ("re‑sign", "‑40"), an optional one,
                 // a symbol (a symbol font's char it cannot name: a mark).

@@ -2,7 +2,7 @@
 //! does to the runs it is given to, resolved through the styles it is
 //! based on and the document's defaults.
 
-use super::{attr, word_colour};
+use super::attr;
 use quick_xml::events::Event;
 
 /// The styles of `word/styles.xml` that hide their text (`w:vanish` in
@@ -11,7 +11,7 @@ use quick_xml::events::Event;
 /// strike it through (`w:strike`, `w:dstrike`), and whether the default
 /// paragraph style (or the defaults) does so to every paragraph that names
 /// no style.
-pub(super) fn hidden_styles(xml: &str) -> HiddenStyles {
+pub(super) fn hidden_styles(xml: &str, theme: super::theme::Theme) -> HiddenStyles {
     let off = |e: &quick_xml::events::BytesStart<'_>| {
         matches!(attr(e, b"val").as_deref(), Some("0" | "false" | "off"))
     };
@@ -52,7 +52,7 @@ pub(super) fn hidden_styles(xml: &str) -> HiddenStyles {
                     (b"vanish", Some(s)) if in_rpr => s.vanish = Some(!off(&e)),
                     (b"strike" | b"dstrike", Some(s)) if in_rpr => s.strike = Some(!off(&e)),
                     (b"color", Some(s)) if in_rpr => {
-                        s.ink = attr(&e, b"val").map(|v| word_colour(&v))
+                        s.ink = theme.colour(&e, b"val", super::THEME_INK)
                     }
                     (b"vertAlign", Some(s)) if in_rpr => s.raised = Some(vert_align(&e)),
                     (b"sz", Some(s)) if in_rpr => {
@@ -131,6 +131,7 @@ pub(super) fn hidden_styles(xml: &str) -> HiddenStyles {
         default_look: look_of(default_paragraph.as_deref(), &defaults),
         looks: looks(&defaults),
         char_looks: looks(&none),
+        theme,
     }
 }
 
@@ -175,6 +176,8 @@ pub(super) struct HiddenStyles {
     pub(super) looks: std::collections::HashMap<String, Look>,
     pub(super) char_looks: std::collections::HashMap<String, Look>,
     pub(super) default_look: Look,
+    /// The theme's colours, for what is coloured by it.
+    pub(super) theme: super::theme::Theme,
 }
 
 /// A `w:vertAlign`: Some(true) for superscript, Some(false) subscript.

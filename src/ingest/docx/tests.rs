@@ -477,7 +477,8 @@ const LOOKS: &str = r#"<w:style w:type="character" w:styleId="Ghost"><w:rPr><w:c
 <w:style w:type="character" w:styleId="Squeeze"><w:rPr><w:w w:val="1"/></w:rPr></w:style>
 <w:style w:type="character" w:styleId="Exponent"><w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>
 <w:style w:type="character" w:styleId="Ink"><w:rPr><w:color w:val="1F3864"/></w:rPr></w:style>
-<w:style w:type="paragraph" w:styleId="GhostPara"><w:rPr><w:color w:val="FFFFFF"/></w:rPr></w:style>"#;
+<w:style w:type="paragraph" w:styleId="GhostPara"><w:rPr><w:color w:val="FFFFFF"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="ThemeGhost"><w:rPr><w:color w:val="000000" w:themeColor="background1"/></w:rPr></w:style>"#;
 
 /// Characters written as references (`&#110;`) in `s`.
 fn refs(s: &str) -> String {
@@ -491,7 +492,7 @@ proptest::proptest! {
     /// words Word shows are read in their order.
     #[test]
     fn words_word_does_not_show_are_not_read_however_written(
-        words in proptest::collection::vec((0usize..6, 0usize..10), 1..14),
+        words in proptest::collection::vec((0usize..6, 0usize..17), 1..14),
     ) {
         const W: [&str; 6] = ["keeper", "lamp", "never", "not", "safe", "tower"];
         let mut body = String::from("<w:p><w:r><w:t>Here</w:t></w:r>");
@@ -510,7 +511,37 @@ proptest::proptest! {
                 6 => (run("<w:rStyle w:val=\"Tiny\"/>", &refs(word)), false),
                 7 => (run("<w:rStyle w:val=\"Squeeze\"/>", word), false),
                 8 => (format!("<w:bdo w:val=\"rtl\">{}</w:bdo>", run("", word)), false),
-                _ => (format!("<w:bdo w:val=\"ltr\">{}</w:bdo>", run("", &refs(word))), true),
+                9 => (format!("<w:bdo w:val=\"ltr\">{}</w:bdo>", run("", &refs(word))), true),
+                // Coloured by the theme, whatever the value says (red
+                // team 22): white on the page, black, white on a shading
+                // the theme makes white, white through a style.
+                10 => (run("<w:color w:val=\"000000\" w:themeColor=\"background1\"/>", word), false),
+                11 => (run("<w:color w:val=\"FFFFFF\" w:themeColor=\"text1\"/>", word), true),
+                12 => (
+                    run(
+                        "<w:color w:val=\"FFFFFF\"/><w:shd w:val=\"clear\" w:fill=\"000000\" w:themeFill=\"background1\"/>",
+                        word,
+                    ),
+                    false,
+                ),
+                13 => (run("<w:rStyle w:val=\"ThemeGhost\"/>", &refs(word)), false),
+                // A field's code, however written, is not shown; its
+                // result is.
+                14 => (
+                    format!(
+                        "<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r>{}<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r><w:r><w:fldChar w:fldCharType=\"end\"/></w:r>",
+                        run("", word)
+                    ),
+                    false,
+                ),
+                15 => (
+                    format!(
+                        "<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r><w:r><w:instrText> QUOTE </w:instrText></w:r><w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>{}<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>",
+                        run("", word)
+                    ),
+                    true,
+                ),
+                _ => (run("<w:color w:val=\"FFFFFF\" w:themeColor=\"accent1\" w:themeShade=\"80\"/>", word), true),
             };
             body.push_str(&xml);
             if shows {
