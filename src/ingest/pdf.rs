@@ -20,6 +20,7 @@ mod layout;
 mod reading_order_tests;
 mod recorder;
 mod ucs2;
+mod unseen;
 
 use hyphen::Vocabulary;
 

@@ -2,8 +2,9 @@
 //! a box drawn with the comment tools to black words out, a text box with
 //! a background typed over them, a stamp, a thick pen stroke.
 
-use super::cover::{HIDES, colour, gstates, marked};
+use super::cover::{colour, fill_grey, marked};
 use super::layers::deref;
+use super::unseen::Named;
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
@@ -224,18 +225,18 @@ fn appearance_hides(doc: &Document, annot: &Dictionary) -> Option<bool> {
         })
         .map(|(n, _)| n.as_slice())
         .collect();
-    let states = gstates(doc, &resources);
+    let named = Named::of(doc, &resources);
     // The marks `marked` sets before each fill tell which fills hide.
     let mut hiding = false;
     let mut path: Vec<[f64; 4]> = Vec::new();
-    for op in marked(ops, &states) {
+    for op in marked(ops, &named) {
         let n: Vec<f64> = op
             .operands
             .iter()
             .filter_map(|o| o.as_float().ok().map(f64::from))
             .collect();
         match (op.operator.as_str(), n.as_slice()) {
-            ("sc", &[g]) => hiding = g == HIDES,
+            ("sc", &[g]) => hiding = fill_grey(g).is_some_and(|f| f.0),
             ("re", &[x, y, w, h]) => path.push([x, y, x + w, y + h]),
             ("f", _) => {
                 let covered: f64 = path

@@ -19,18 +19,39 @@
 //! not, and it makes every kind of fill one pdf-extract reports.
 
 use super::layers::deref;
+use super::unseen::{
+    Named, Sign, Space, Under, XObject, invisible_text, may_draw_unseen_text, sign, sign_path,
+    unit_square,
+};
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId};
 use pdf_extract::{ColorSpace, Path, PathOp, Transform};
 
 /// The grey set before a fill that hides; any other fill gets [`SHOWS`].
+/// Each has a second grey that says what the fill leaves under white text
+/// drawn on it later ([`Under`]): a dark fill that hides is [`HIDES`], a
+/// light one [`HIDES_LIGHT`]; one that does not hide is dark
+/// ([`SHOWS_DARK`]), of a look not known ([`SHOWS_LIGHT`]) or clear.
 pub(super) const HIDES: f64 = 0.0;
+const HIDES_LIGHT: f64 = 0.0625;
 const SHOWS: f64 = 0.5;
-/// The greys of the empty fills drawn before and after text a reader does
-/// not see ([`invisible_text`]): the recorder reads the text between them
-/// as hidden.
-pub(super) const UNSEEN_FROM: f64 = 0.25;
-pub(super) const UNSEEN_TO: f64 = 0.75;
+const SHOWS_DARK: f64 = 0.5625;
+const SHOWS_LIGHT: f64 = 0.625;
+
+/// Does a fill in this grey hide (see [`set_grey`]), and what does it
+/// leave under text drawn on it later? `None`: no fill [`marked`] set.
+pub(super) fn fill_grey(grey: f64) -> Option<(bool, Under)> {
+    [
+        (HIDES, (true, Under::Dark)),
+        (HIDES_LIGHT, (true, Under::Light)),
+        (SHOWS, (false, Under::Clear)),
+        (SHOWS_DARK, (false, Under::Dark)),
+        (SHOWS_LIGHT, (false, Under::Light)),
+    ]
+    .into_iter()
+    .find(|g| g.0 == grey)
+    .map(|g| g.1)
+}
 
 /// Rewrite the content of every page that fills a shape after drawing
 /// text, so that each fill carries whether it hides (see the module).
@@ -58,14 +79,18 @@ pub(super) fn mark_fills(doc: &mut Document) {
         if !fill_after && boxes.is_empty() && !unseen {
             continue;
         }
-        let states = gstates(doc, &super::layers::page_resources(doc, page));
-        let mut ops = marked(content.operations, &states);
+        let named = Named::of(doc, &super::layers::page_resources(doc, page));
+        let mut ops = marked(content.operations, &named);
         // Rewritten for unseen text alone, but none is: left as it was.
         let signed = || {
             ops.iter().any(|o| {
                 o.operator == "sc"
-                    && o.operands.first().and_then(|g| g.as_float().ok())
-                        == Some(UNSEEN_FROM as f32)
+                    && o.operands
+                        .first()
+                        .and_then(|g| g.as_float().ok())
+                        .is_some_and(|g| {
+                            Sign::of(f64::from(g)).is_some_and(|s| s == Sign::Unseen || s.unless())
+                        })
             })
         };
         if !fill_after && boxes.is_empty() && !signed() {
@@ -76,7 +101,7 @@ pub(super) fn mark_fills(doc: &mut Document) {
             ops.insert(0, Operation::new("q", Vec::new()));
             ops.push(Operation::new("Q", Vec::new()));
             for [x0, y0, x1, y1] in boxes {
-                set_grey(&mut ops, true);
+                set_grey(&mut ops, true, Under::Light);
                 let r = [x0, y0, x1 - x0, y1 - y0];
                 ops.push(Operation::new(
                     "re",
@@ -95,63 +120,21 @@ pub(super) fn mark_fills(doc: &mut Document) {
     }
 }
 
-/// Does the content set a text rendering mode, or a white device colour (in
-/// which text may be drawn unseen on the white page)?
-fn may_draw_unseen_text(ops: &[Operation]) -> bool {
-    ops.iter().any(|o| {
-        let nums: Vec<f64> = o
-            .operands
-            .iter()
-            .filter_map(|o| o.as_float().map(f64::from).ok())
-            .collect();
-        o.operator == "Tr"
-            || (matches!(o.operator.as_str(), "g" | "rg" | "k" | "G" | "RG" | "K") && white(&nums))
-    })
-}
-
 /// A device grey, RGB or CMYK colour too light to see on white paper.
-fn white(c: &[f64]) -> bool {
+pub(super) fn white(c: &[f64]) -> bool {
     luminance(c).is_some_and(|l| l >= 0.97)
 }
 
-/// Text drawn so that a reader sees nothing of it: in a mode that paints
-/// no glyph (`3 Tr`, invisible; `7 Tr`, a clip) on a page with no picture
-/// (a scan's recognised text is drawn so over the scan, which shows the
-/// same words), or in white (or near white, or transparent) on a page that
-/// has painted nothing dark behind it yet (no fill but white, no image, no
-/// shading: the white paper).
-fn invisible_text(
-    mode: u8,
-    fill: (bool, f64),
-    stroke: (bool, f64),
-    backdrop: bool,
-    pictured: bool,
-) -> bool {
-    let unseen = |(white, alpha): (bool, f64)| alpha < 0.05 || (white && !backdrop);
-    match mode {
-        3 | 7 => !pictured,
-        1 | 5 => unseen(stroke),
-        2 | 6 => unseen(fill) && unseen(stroke),
-        _ => unseen(fill),
-    }
-}
-
-/// An empty fill in the grey `grey`: a sign to the recorder, nothing drawn.
-fn sign(out: &mut Vec<Operation>, grey: f64) {
-    out.push(Operation::new(
-        "cs",
-        vec![Object::Name(b"DeviceGray".to_vec())],
-    ));
-    out.push(Operation::new("sc", vec![Object::Real(grey as f32)]));
-    let origin = || vec![Object::Integer(0), Object::Integer(0)];
-    out.push(Operation::new("m", origin()));
-    out.push(Operation::new("l", origin()));
-    out.push(Operation::new("f", Vec::new()));
-}
-
-/// Set the grey a fill carries: [`HIDES`] or [`SHOWS`].
-fn set_grey(out: &mut Vec<Operation>, hiding: bool) {
-    let grey = if hiding { HIDES } else { SHOWS };
+/// Set the grey a fill carries: [`HIDES`] or [`SHOWS`], or one of their
+/// second greys by what it leaves `under` (see [`fill_grey`]).
+fn set_grey(out: &mut Vec<Operation>, hiding: bool, under: Under) {
+    let grey = match (hiding, under) {
+        (true, Under::Dark) => HIDES,
+        (true, _) => HIDES_LIGHT,
+        (false, Under::Dark) => SHOWS_DARK,
+        (false, Under::Light) => SHOWS_LIGHT,
+        (false, Under::Clear) => SHOWS,
+    };
     out.push(Operation::new(
         "cs",
         vec![Object::Name(b"DeviceGray".to_vec())],
@@ -254,7 +237,12 @@ pub(super) fn gstates(doc: &Document, resources: &[&Dictionary]) -> Vec<(Vec<u8>
 /// path stroked thick (two units or more) that hides is a bar too: a
 /// hiding box is filled over each of its straight segments across or
 /// down the page.
-pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<Operation> {
+///
+/// It also leaves the signs [`super::unseen`] reads: around text a reader
+/// may not see, and where pictures, paint whose look is not known and
+/// clips lie.
+pub(super) fn marked(ops: Vec<Operation>, named: &Named) -> Vec<Operation> {
+    let states = &named.states;
     let num = |o: &Object| o.as_float().map(f64::from).ok();
     // The fill and stroke luminance (None: a pattern, whose look is not
     // known) and opacity, the blend mode and the line width.
@@ -267,9 +255,11 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         /// How much the transformation scales a line's width.
         scale: f64,
         /// The text rendering mode (`Tr`), and whether the fill and the
-        /// stroke colour are a device white (`1 g`, `1 1 1 rg`).
+        /// stroke colour are white (`1 g`, `1 1 1 rg`, `/DeviceRGB cs 1 1 1
+        /// sc`), in the fill and stroke colour spaces.
         mode: u8,
         white: (bool, bool),
+        space: (Space, Space),
     }
     // Does paint of this luminance and opacity hide what is under it?
     let hides = |(lum, alpha): (Option<f64>, f64), blend: Blend| {
@@ -290,15 +280,34 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
         scale: 1.0,
         mode: 0,
         white: (false, false),
+        space: (Space::Device, Space::Device),
     };
-    // Something not white painted on the page (a fill, an image, a
-    // shading): white text drawn after it may show on it.
-    let mut backdrop = false;
-    // The page draws a picture (an image or a form) somewhere.
-    let pictured = ops
-        .iter()
-        .any(|o| matches!(o.operator.as_str(), "Do" | "BI"));
+    // What a fill of the current colour leaves under text drawn on it.
+    let under = |s: &State| match s.fill {
+        (_, a) if a < 0.05 => Under::Clear,
+        (Some(l), a) if s.blend != Blend::Mixes => {
+            if s.blend == Blend::Lightens || a * l + (1.0 - a) >= 0.9 {
+                if hides(s.fill, s.blend) {
+                    Under::Light
+                } else {
+                    Under::Clear
+                }
+            } else {
+                Under::Dark
+            }
+        }
+        _ => Under::Light,
+    };
+    // A colour's luminance and whether it is white: device operators, or
+    // `sc` in the space set (one not known: guessed, never white).
+    let colour = |space: Space, nums: &[f64]| match space.luminance(nums) {
+        Some(l) => (Some(l), l >= 0.97),
+        None => (luminance(nums), false),
+    };
     let mut saved = Vec::new();
+    // The path being built, as built (a clip's is signed once it is set).
+    let mut path: Vec<Operation> = Vec::new();
+    let mut clipping = false;
     // The straight segments of the path being built, the current point and
     // the start of its subpath.
     let mut segments: Vec<((f64, f64), (f64, f64))> = Vec::new();
@@ -307,34 +316,100 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
     let mut out = Vec::with_capacity(ops.len() + 8);
     for op in ops {
         let nums: Vec<f64> = op.operands.iter().filter_map(num).collect();
+        let name = op.operands.first().and_then(|n| n.as_name().ok());
+        if matches!(
+            op.operator.as_str(),
+            "m" | "l" | "c" | "v" | "y" | "re" | "h"
+        ) {
+            path.push(op.clone());
+        }
         match (op.operator.as_str(), nums.as_slice()) {
-            ("q", _) => saved.push(state),
-            ("Q", _) => state = saved.pop().unwrap_or(state),
-            ("g" | "rg" | "k" | "sc" | "scn", _) => {
-                state.fill.0 = luminance(&nums);
-                state.white.0 = matches!(op.operator.as_str(), "g" | "rg" | "k") && white(&nums);
+            ("q", _) => {
+                saved.push(state);
+                out.push(op);
+                sign(&mut out, Sign::Save);
+                continue;
             }
-            ("G" | "RG" | "K" | "SC" | "SCN", _) => {
-                state.stroke.0 = luminance(&nums);
-                state.white.1 = matches!(op.operator.as_str(), "G" | "RG" | "K") && white(&nums);
+            ("Q", _) => {
+                state = saved.pop().unwrap_or(state);
+                out.push(op);
+                sign(&mut out, Sign::Restore);
+                continue;
             }
-            ("cs", _) => (state.fill.0, state.white.0) = (Some(0.0), false),
-            ("CS", _) => (state.stroke.0, state.white.1) = (Some(0.0), false),
+            ("g" | "rg" | "k", _) => {
+                state.space.0 = Space::Device;
+                (state.fill.0, state.white.0) = colour(Space::Device, &nums);
+            }
+            ("sc" | "scn", _) => (state.fill.0, state.white.0) = colour(state.space.0, &nums),
+            ("G" | "RG" | "K", _) => {
+                state.space.1 = Space::Device;
+                (state.stroke.0, state.white.1) = colour(Space::Device, &nums);
+            }
+            ("SC" | "SCN", _) => (state.stroke.0, state.white.1) = colour(state.space.1, &nums),
+            // A space's first colour is black (or full ink).
+            ("cs", _) => {
+                state.space.0 = name.map_or(Space::Unknown, |n| named.space(n));
+                (state.fill.0, state.white.0) = (Some(0.0), false);
+            }
+            ("CS", _) => {
+                state.space.1 = name.map_or(Space::Unknown, |n| named.space(n));
+                (state.stroke.0, state.white.1) = (Some(0.0), false);
+            }
             ("Tr", &[m]) => state.mode = if (0.0..=7.0).contains(&m) { m as u8 } else { 0 },
-            ("Do" | "sh" | "BI", _) => backdrop = true,
-            ("Tj" | "TJ" | "'" | "\"", _)
-                if invisible_text(
+            // An inline image: its sign (below), and the image left out
+            // (pdf-extract draws no image, and lopdf writes one back as no
+            // content stream can read it).
+            ("BI", _) => {
+                if state.fill.1 >= 0.05 {
+                    let s = if state.blend == Blend::Mixes {
+                        Sign::Unknown
+                    } else {
+                        Sign::Picture
+                    };
+                    sign_path(&mut out, s, unit_square());
+                }
+                continue;
+            }
+            // A picture's box, for the text over it; one whose look is
+            // not known (masked, mixed with the page) shows nothing known.
+            ("Do", _) if state.fill.1 >= 0.05 => {
+                let found = named
+                    .xobjects
+                    .iter()
+                    .find(|(n, _)| Some(n.as_slice()) == name);
+                match found.map(|x| &x.1) {
+                    Some(XObject::Image { masked: false }) if state.blend != Blend::Mixes => {
+                        sign_path(&mut out, Sign::Picture, unit_square())
+                    }
+                    Some(XObject::Image { .. }) => {
+                        sign_path(&mut out, Sign::Unknown, unit_square())
+                    }
+                    Some(XObject::Form { bbox, matrix }) => {
+                        let reals = |v: &[f64]| v.iter().map(|x| Object::Real(*x as f32)).collect();
+                        let [x0, y0, x1, y1] = *bbox;
+                        out.push(Operation::new("q", Vec::new()));
+                        out.push(Operation::new("cm", reals(matrix)));
+                        let rect = Operation::new("re", reals(&[x0, y0, x1 - x0, y1 - y0]));
+                        sign_path(&mut out, Sign::Unknown, vec![rect]);
+                        out.push(Operation::new("Q", Vec::new()));
+                    }
+                    _ => {}
+                }
+            }
+            // A shading paints all the clip, in colours not looked at.
+            ("sh", _) => sign(&mut out, Sign::Unknown),
+            ("W" | "W*", _) => clipping = true,
+            ("Tj" | "TJ" | "'" | "\"", _) => {
+                if let Some(s) = invisible_text(
                     state.mode,
                     (state.white.0, state.fill.1),
                     (state.white.1, state.stroke.1),
-                    backdrop,
-                    pictured,
-                ) =>
-            {
-                sign(&mut out, UNSEEN_FROM);
-                out.push(op);
-                sign(&mut out, UNSEEN_TO);
-                continue;
+                ) {
+                    sign(&mut out, s);
+                    out.push(op);
+                    sign(&mut out, Sign::End);
+                    continue;
+                }
             }
             ("w", _) => state.width = nums.first().copied().unwrap_or(1.0).abs(),
             ("cm", &[a, b, c, d, _, _]) => {
@@ -398,15 +473,14 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                 // The path itself first: filled (`B`, `b`), or ended
                 // unpainted (a stroke hides nothing of its inside).
                 if op.operator.starts_with(['B', 'b']) {
-                    backdrop |= !state.white.0;
-                    set_grey(&mut out, hides(state.fill, state.blend));
+                    set_grey(&mut out, hides(state.fill, state.blend), under(&state));
                     out.push(Operation::new("f", Vec::new()));
                 } else {
                     out.push(Operation::new("n", Vec::new()));
                 }
                 if state.width * state.scale >= 2.0 && hides(state.stroke, state.blend) {
                     for bar in segments.iter().filter_map(|&(a, b)| bar(a, b, state.width)) {
-                        set_grey(&mut out, true);
+                        set_grey(&mut out, true, Under::Light);
                         out.push(Operation::new(
                             "re",
                             bar.iter().map(|v| Object::Real(*v as f32)).collect(),
@@ -415,21 +489,36 @@ pub(super) fn marked(ops: Vec<Operation>, states: &[(Vec<u8>, GState)]) -> Vec<O
                     }
                 }
                 segments.clear();
+                end_path(&mut out, &mut path, &mut clipping);
                 continue;
             }
             (f, _) if is_fill(f) => {
-                backdrop |= !state.white.0;
-                set_grey(&mut out, hides(state.fill, state.blend));
+                set_grey(&mut out, hides(state.fill, state.blend), under(&state));
                 out.push(Operation::new("f", Vec::new()));
                 segments.clear();
+                end_path(&mut out, &mut path, &mut clipping);
                 continue;
             }
-            ("n", _) => segments.clear(),
+            ("n", _) => {
+                segments.clear();
+                out.push(op);
+                end_path(&mut out, &mut path, &mut clipping);
+                continue;
+            }
             _ => {}
         }
         out.push(op);
     }
     out
+}
+
+/// A path is painted (or ended): if it was made a clip, the sign of the
+/// clip, its path drawn again.
+fn end_path(out: &mut Vec<Operation>, path: &mut Vec<Operation>, clipping: &mut bool) {
+    if std::mem::take(clipping) {
+        sign_path(out, Sign::Clip, std::mem::take(path));
+    }
+    path.clear();
 }
 
 /// The box (left, bottom, width, height) a segment from `a` to `b`
@@ -459,7 +548,7 @@ pub(super) fn colour(c: &[f64]) -> bool {
 
 /// The luminance of a grey (or one ink's tint), RGB or CMYK colour given
 /// by its components; `None` for a pattern.
-fn luminance(c: &[f64]) -> Option<f64> {
+pub(super) fn luminance(c: &[f64]) -> Option<f64> {
     let rgb = |r: f64, g: f64, b: f64| 0.2126 * r + 0.7152 * g + 0.0722 * b;
     match *c {
         [g] => Some(g),
@@ -577,7 +666,8 @@ fn fills_its_bounds(pts: &[(f64, f64)]) -> bool {
 
 /// Did [`mark_fills`] mark this fill as one that hides?
 fn hides(space: &ColorSpace, colour: &[f64]) -> bool {
-    matches!(space, ColorSpace::DeviceGray) && colour == [HIDES]
+    matches!(space, ColorSpace::DeviceGray)
+        && matches!(colour, [g] if fill_grey(*g).is_some_and(|f| f.0))
 }
 
 /// How much of the upright character drawn at `trm` (its advance `width`

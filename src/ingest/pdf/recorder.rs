@@ -7,6 +7,7 @@
 
 use super::cover;
 use super::layout::Run;
+use super::unseen::{Regions, Sign};
 use pdf_extract::{
     ColorSpace, ConvertToFmt, MediaBox, OutputDev, OutputError, Path, PlainTextOutput, Transform,
 };
@@ -55,6 +56,9 @@ enum Drawn {
         text: String,
         /// How much of its height boxes drawn after it cover.
         covered: f64,
+        /// Text that shows only on what lies under it
+        /// ([`Sign::unless`]).
+        unless: Option<Sign>,
     },
     BeginWord,
     EndWord,
@@ -80,10 +84,13 @@ pub(crate) struct Recorder {
     base: Option<(f64, f64)>,
     /// The last character was a digit (set on the line, or raised).
     after_digit: bool,
-    /// Between the signs of text a reader does not see
-    /// ([`cover::UNSEEN_FROM`]), and whether the page drew any.
-    unseen: bool,
+    /// The sign of the text being drawn, when a reader may not see it
+    /// ([`Sign::Unseen`], or one that shows only on what lies under it),
+    /// and whether the page drew any.
+    unseen: Option<Sign>,
     any_unseen: bool,
+    /// Where the page painted what such text may show on.
+    regions: Regions,
 }
 
 impl Recorder {
@@ -100,8 +107,9 @@ impl Recorder {
             last_y: 0.0,
             base: None,
             after_digit: false,
-            unseen: false,
+            unseen: None,
             any_unseen: false,
+            regions: Regions::default(),
         }
     }
 }
@@ -232,6 +240,29 @@ impl OutputDev for Recorder {
     fn end_page(&mut self) -> Result<(), OutputError> {
         // Most pages draw no box over anything: nothing to work out.
         let boxes = std::mem::take(&mut self.boxes);
+        // Text that shows only on what lies under it, and nothing shows
+        // it: hidden as if a box covered it.
+        let regions = std::mem::take(&mut self.regions);
+        for (i, d) in self.drawn.iter_mut().enumerate() {
+            if let Drawn::Char {
+                trm,
+                width,
+                font_size,
+                covered,
+                unless: Some(sign),
+                ..
+            } = d
+            {
+                let (px, py) = (*width * *font_size / 2.0, 0.3 * *font_size);
+                let at = (
+                    px * trm.m11 + py * trm.m21 + trm.m31,
+                    px * trm.m12 + py * trm.m22 + trm.m32,
+                );
+                if !regions.shows(*sign, at, i) {
+                    *covered = f64::INFINITY;
+                }
+            }
+        }
         let hidden = if boxes.is_empty() && !std::mem::take(&mut self.any_unseen) {
             vec![false; self.drawn.len()]
         } else {
@@ -314,7 +345,12 @@ impl OutputDev for Recorder {
             font_size,
             text: char.to_string(),
             // Text no reader sees is hidden as if a box covered it.
-            covered: if self.unseen { f64::INFINITY } else { 0.0 },
+            covered: if self.unseen == Some(Sign::Unseen) {
+                f64::INFINITY
+            } else {
+                0.0
+            },
+            unless: self.unseen.filter(|s| s.unless()),
         });
         Ok(())
     }
@@ -326,17 +362,28 @@ impl OutputDev for Recorder {
         colour: &[f64],
         path: &Path,
     ) -> Result<(), OutputError> {
-        if let [grey] = colour {
-            if *grey == cover::UNSEEN_FROM {
-                (self.unseen, self.any_unseen) = (true, true);
-                return Ok(());
-            }
-            if *grey == cover::UNSEEN_TO {
-                self.unseen = false;
-                return Ok(());
+        let drawn = self.drawn.len();
+        if let (ColorSpace::DeviceGray, [grey]) = (space, colour) {
+            match Sign::of(*grey) {
+                Some(Sign::End) => {
+                    self.unseen = None;
+                    return Ok(());
+                }
+                Some(s) if s == Sign::Unseen || s.unless() => {
+                    (self.unseen, self.any_unseen) = (Some(s), true);
+                    return Ok(());
+                }
+                Some(s) => {
+                    self.regions.sign(s, ctm, path, drawn);
+                    return Ok(());
+                }
+                None => {
+                    if let Some((_, under)) = cover::fill_grey(*grey) {
+                        self.regions.fill(under, ctm, path, drawn);
+                    }
+                }
             }
         }
-        let drawn = self.drawn.len();
         self.boxes.extend(
             cover::hiding_rects(ctm, space, colour, path)
                 .into_iter()

@@ -830,10 +830,15 @@ fn text_a_reader_cannot_see_is_not_read() {
         "{}",
         ex.text
     );
-    let scan = "q 10 0 0 10 300 300 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \u{7f} EI Q ".to_string()
-        + &line(700, "3 Tr");
+    // The picture must lie under the text (round 22: one elsewhere on the
+    // page shows nothing of it).
+    let picture = |at: &str| format!("q {at} cm BI /W 1 /H 1 /BPC 8 /CS /G ID \u{7f} EI Q ");
+    let scan = picture("400 0 0 100 60 650") + &line(700, "3 Tr");
     let ex = extract(&drawn(&[(true, scan)])).expect("read");
     assert!(ex.text.contains("was not a trained"), "{}", ex.text);
+    let elsewhere = picture("10 0 0 10 300 300") + &line(700, "3 Tr");
+    let ex = extract(&drawn(&[(true, elsewhere)])).expect("read");
+    assert!(!ex.text.contains("not"), "{}", ex.text);
 }
 
 /// Red team, round 15, finding 03: words a line draws out of their order —
@@ -892,5 +897,160 @@ proptest::proptest! {
                 proptest::prop_assert!(pair[0] < pair[1] && !between, "{:?} read from {:?}", ex.text, order);
             }
         }
+    }
+}
+
+/// A one-page document as the red team's `mkpdf.py` (round 22) writes it:
+/// `/F1` Helvetica, `/GS0` the graphics state `extgstate` (if any) and
+/// `/Im0` a 1×1 image (if `image`).
+fn red_team_pdf(content: &str, extgstate: Option<&str>, image: bool) -> Vec<u8> {
+    let mut res = "/Font << /F1 5 0 R >>".to_string();
+    if extgstate.is_some() {
+        res += " /ExtGState << /GS0 6 0 R >>";
+    }
+    if image {
+        res += " /XObject << /Im0 7 0 R >>";
+    }
+    let objs: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << {res} >> /Contents 4 0 R >>").into_bytes(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()).into_bytes(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_vec(),
+        extgstate.unwrap_or("<< >>").as_bytes().to_vec(),
+        [&b"<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length 3 >>\nstream\n"[..], b"\0\0\0\nendstream"].concat(),
+    ];
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objs.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n", i + 1).into_bytes());
+        out.extend(o);
+        out.extend(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objs.len() + 1).into_bytes());
+    for o in offsets {
+        out.extend(format!("{o:010} 00000 n \n").into_bytes());
+    }
+    out.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objs.len() + 1
+        )
+        .into_bytes(),
+    );
+    out
+}
+
+/// The red team's line (round 22): "not" drawn with `hide` set, after
+/// `pre` (a decoy, or nothing).
+fn verdict(hide: &str, pre: &str) -> String {
+    format!(
+        "{pre}BT /F1 12 Tf 72 700 Td (The jury found that the keeper was ) Tj ET\n\
+         q {hide} BT /F1 12 Tf 262 700 Td (not ) Tj ET Q\n\
+         BT /F1 12 Tf 284 700 Td (guilty of neglecting the lamp on the night of the wreck.) Tj ET\n"
+    )
+}
+
+/// Is "not" read (true), or a mark in its place (false)?
+fn reads_not(ex: &Extracted) -> bool {
+    let text = crate::ingest::collapse_ws(&ex.text);
+    if text.contains("keeper was not guilty") {
+        return true;
+    }
+    assert!(
+        text.contains("keeper was \u{FFFC} guilty") || text.contains("keeper was \u{FFFC}guilty"),
+        "neither read nor marked: {text}"
+    );
+    false
+}
+
+/// Red team, round 22, finding 02: white set by `cs` and `sc` (as Cairo,
+/// Skia and Quartz write it), and text made fully transparent by a
+/// graphics state on a page with no `Tr`, are not read: a mark stands in
+/// their place.
+#[test]
+fn red_team_22_white_by_sc_and_transparent_text_are_not_read() {
+    const GS0: &str = "<< /Type /ExtGState /ca 0 /CA 0 >>";
+    for (hide, gs) in [
+        ("1 g", None),
+        ("/DeviceRGB cs 1 1 1 sc", None),
+        ("/DeviceGray cs 1 sc", None),
+        ("/GS0 gs", Some(GS0)),
+        ("0 Tr /GS0 gs", Some(GS0)),
+    ] {
+        let ex = extract(&red_team_pdf(&verdict(hide, ""), gs, false)).expect("read");
+        assert!(!reads_not(&ex), "{hide}: {}", ex.text);
+    }
+}
+
+/// Red team, round 22, finding 03: a decoy elsewhere on the page — a 1×1
+/// image in a corner, a thin black rule above — no longer makes
+/// invisible (`3 Tr`) or white text read; it must lie under the text.
+#[test]
+fn red_team_22_a_decoy_elsewhere_on_the_page_shows_no_hidden_text() {
+    let tr3 = verdict("3 Tr", "q 1 0 0 1 600 780 cm /Im0 Do Q\n");
+    let ex = extract(&red_team_pdf(&tr3, None, true)).expect("read");
+    assert!(!reads_not(&ex), "{}", ex.text);
+    let white = verdict("1 g", "0 g 72 760 468 0.5 re f\n");
+    let ex = extract(&red_team_pdf(&white, None, false)).expect("read");
+    assert!(!reads_not(&ex), "{}", ex.text);
+    // Under the text, the same picture and fill show it.
+    let scan = verdict("3 Tr", "q 612 0 0 792 0 0 cm /Im0 Do Q\n");
+    assert!(reads_not(
+        &extract(&red_team_pdf(&scan, None, true)).expect("read")
+    ));
+    let band = verdict("1 g", "0 g 60 690 500 20 re f\n");
+    assert!(reads_not(
+        &extract(&red_team_pdf(&band, None, false)).expect("read")
+    ));
+}
+
+/// White in any of the ways a content stream sets it.
+fn white_ops() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::prop_oneof![
+        (0.97f64..=1.0).prop_map(|g| format!("{g:.3} g")),
+        (0.97f64..=1.0).prop_map(|g| format!("{g:.3} {g:.3} {g:.3} rg")),
+        (0.0f64..=0.02).prop_map(|c| format!("{c:.3} 0 {c:.3} 0 k")),
+        (0.97f64..=1.0).prop_map(|g| format!("/DeviceGray cs {g:.3} sc")),
+        (0.97f64..=1.0).prop_map(|g| format!("/DeviceRGB cs {g:.3} 1 {g:.3} scn")),
+        (0.0f64..=0.02).prop_map(|c| format!("/DeviceCMYK cs 0 {c:.3} 0 0 sc")),
+        (0.97f64..=1.0).prop_map(|g| format!("/DeviceRGB CS {g:.3} 1 1 SC 1 Tr")),
+        Just("/GS0 gs".to_string()),
+        Just("3 Tr".to_string()),
+        Just("7 Tr".to_string()),
+    ]
+}
+
+/// Something drawn on the page away from the text's line.
+fn decoys() -> impl proptest::strategy::Strategy<Value = String> {
+    proptest::prop_oneof![
+        Just(String::new()),
+        (0u32..500, 720u32..780).prop_map(|(x, y)| format!("q 1 0 0 1 {x} {y} cm /Im0 Do Q\n")),
+        (0u32..500, 720u32..780).prop_map(|(x, y)| format!("0 g {x} {y} 100 10 re f\n")),
+        (0u32..500).prop_map(|x| format!("q 300 0 0 300 {x} 300 cm /Im0 Do Q\n")),
+        Just("q 0 0 100 100 re W n 612 0 0 792 0 0 cm /Im0 Do Q\n".to_string()),
+        Just("q 0 0 100 100 re W n 0 g 0 0 612 792 re f Q\n".to_string()),
+        Just("0 g 0 0 612 792 re f 1 g 0 690 612 30 re f 0 g\n".to_string()),
+    ]
+}
+
+use proptest::strategy::Just;
+
+proptest::proptest! {
+    #![proptest_config(crate::cases(48))]
+
+    /// Red team, round 22, findings 02 and 03: text set white (in any
+    /// colour operator), transparent, or in a mode that paints nothing, is
+    /// never read, whatever else the page draws away from it.
+    #[test]
+    fn unseen_text_is_never_read_whatever_the_page_draws_elsewhere(
+        hide in white_ops(),
+        pre in decoys(),
+    ) {
+        let gs = Some("<< /Type /ExtGState /ca 0 /CA 0 >>");
+        let ex = extract(&red_team_pdf(&verdict(&hide, &pre), gs, true)).expect("read");
+        proptest::prop_assert!(!reads_not(&ex), "{} {}: {}", pre, hide, ex.text);
     }
 }
