@@ -8,6 +8,10 @@
 //! Comments are not declarations (`/* visibility: hidden */`, as Project
 //! Gutenberg's style sheets leave it for page numbers).
 
+mod unreadable;
+
+pub(super) use unreadable::important_ink;
+
 /// A style's declarations, read once: (property, value without
 /// `!important`), tidied.
 pub(super) struct Style(Vec<(String, String)>);
@@ -201,6 +205,7 @@ impl Style {
                     .any(|(f, args)| *f == "opacity" && args.first().is_some_and(|a| faint(a))),
                 _ => false,
             })
+            || decls.iter().any(|&(prop, value)| unreadable::hides(prop, value))
     }
 
     /// The text colour it sets, written one way (see [`same_colour`]);
@@ -404,6 +409,10 @@ fn too_small(v: &str) -> bool {
         // Under 3 px (0.2 em of a 16 px page): dots, not letters.
         "" | "px" | "pt" => x < 3.0,
         "em" | "rem" | "ex" | "ch" => x < 0.2,
+        // A share of the window (`0.01vmin`): under 3 px of a small one.
+        "vw" | "vh" | "vmin" | "vmax" | "vi" | "vb" | "svw" | "svh" | "lvw" | "lvh" | "dvw"
+        | "dvh" | "svmin" | "svmax" | "dvmin" | "dvmax" | "lvmin" | "lvmax" | "cqw" | "cqh"
+        | "cqi" | "cqb" | "cqmin" | "cqmax" => x < 0.5,
         "%" => x < 20.0,
         _ => x == 0.0,
     })
@@ -448,6 +457,9 @@ fn transparent(v: &str) -> bool {
 /// A plain colour, written one way for every way of writing it that is
 /// black or white (`#000`, `black`, `rgb(0,0,0)`); others as written.
 fn same_colour(v: &str) -> Option<String> {
+    if let Some(c) = unreadable::colour(v) {
+        return c;
+    }
     let v = v
         .split(' ')
         .find(|w| !w.starts_with("url(") && *w != "none")?;

@@ -368,10 +368,11 @@ fn drop_cap<'a>(
 /// scaled to nothing, or drawn right to left (`<bdo dir="rtl">`, a bidi
 /// override), or hidden by a rule of the page's style sheets.
 /// (Where a stylesheet shows it after all, the mark it leaves keeps the
-/// words either side apart.)
+/// words either side apart.) A shadow host too: see [`shadow_host`].
 fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: &Hide) -> bool {
     let id = node.id();
     el.attr("hidden").is_some()
+        || shadow_host(node)
         || (el.name() == "bdo"
             && el
                 .attr("dir")
@@ -387,6 +388,26 @@ fn hidden(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element, hide: 
             .is_some_and(|s| super::css::Style::parse(s).overrides())
             || hide.overrides.contains(&id))
             && right_to_left(node))
+}
+
+/// Does the element hold a declarative shadow root (`<template
+/// shadowrootmode="open">`, or the older `shadowroot`)? A browser then
+/// shows the template's content in its place, and its own children only
+/// where a `<slot>` of that content places them; the parser reads the
+/// template as an inert one. Neither is read: the element is a mark, so
+/// no quote joins the words either side of what the page shows there.
+fn shadow_host(node: ego_tree::NodeRef<'_, Node>) -> bool {
+    node.children().any(|c| {
+        c.value().as_element().is_some_and(|e| {
+            e.name() == "template"
+                && ["shadowrootmode", "shadowroot"].iter().any(|a| {
+                    e.attr(a).is_some_and(|m| {
+                        m.trim().eq_ignore_ascii_case("open")
+                            || m.trim().eq_ignore_ascii_case("closed")
+                    })
+                })
+        })
+    })
 }
 
 /// Is the element's text drawn in the colour of the background behind it,
@@ -407,12 +428,18 @@ fn on_its_own_colour(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> bool {
                 .and_then(|e| e.attr(name))
                 .map(|v| Some(v.trim().to_ascii_lowercase()))
         };
-        let ink = style
-            .as_ref()
-            .and_then(|s| s.ink())
-            .or_else(|| attr("color", Some("font")))
-            .or_else(|| attr("text", Some("body")))
-            .or_else(|| hide.inked.get(&n.id()).cloned());
+        let sheet_ink = hide.inked.get(&n.id()).cloned();
+        // A sheet's `!important` colour beats the inline style's.
+        let ink = if hide.important.contains(&n.id()) {
+            sheet_ink
+        } else {
+            style
+                .as_ref()
+                .and_then(|s| s.ink())
+                .or_else(|| attr("color", Some("font")))
+                .or_else(|| attr("text", Some("body")))
+                .or(sheet_ink)
+        };
         let backdrop = style
             .as_ref()
             .and_then(|s| s.backdrop())

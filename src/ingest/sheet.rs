@@ -35,6 +35,9 @@ pub(super) struct Styled {
     /// matching rule's; `None`: a colour not read), by node id.
     pub inked: HashMap<ego_tree::NodeId, Option<String>>,
     pub backed: HashMap<ego_tree::NodeId, Option<String>>,
+    /// Elements whose text colour a rule sets `!important`: it beats the
+    /// element's inline style.
+    pub important: HashSet<ego_tree::NodeId>,
 }
 
 /// Read the page's `<style>` elements and `extra` (style sheets the page
@@ -65,6 +68,7 @@ pub(super) fn styled(doc: &Html, extra: &str, as_html: bool) -> Styled {
         let reverses = style.overrides();
         let apart = style.out_of_flow();
         let (ink, backdrop) = (style.ink(), style.backdrop());
+        let important = super::css::important_ink(body);
         if !hides
             && shift.is_none()
             && !writes
@@ -132,8 +136,15 @@ pub(super) fn styled(doc: &Html, extra: &str, as_html: bool) -> Styled {
                 if apart {
                     out.apart.insert(id);
                 }
-                if let Some(c) = &ink {
+                // An `!important` colour is kept over any later one that
+                // is not.
+                if let Some(c) = &ink
+                    && (important || !out.important.contains(&id))
+                {
                     out.inked.insert(id, c.clone());
+                    if important {
+                        out.important.insert(id);
+                    }
                 }
                 if let Some(c) = &backdrop {
                     out.backed.insert(id, c.clone());

@@ -703,3 +703,151 @@ fn light_text_on_the_default_white_page_is_not_read() {
         );
     }
 }
+
+/// The red team's page (round 22), with `span` for the word "not".
+fn verdict(head: &str, span: &str) -> String {
+    format!(
+        "<!DOCTYPE html><html><head><title>t</title>{head}</head><body><p>The jury found \
+         that the keeper was {span}guilty of neglecting the lamp on the night of the \
+         wreck.</p></body></html>"
+    )
+}
+
+/// Does the page read "was not guilty" (true), or a mark in place of the
+/// word (false)? Never "was guilty": the words either side never meet.
+fn reads_not(ex: &Extracted) -> bool {
+    let text = crate::ingest::collapse_ws(&ex.text);
+    assert!(!text.contains("was guilty"), "{text}");
+    if text.contains("was not guilty") {
+        return true;
+    }
+    assert!(text.contains("was \u{FFFC} guilty"), "{text}");
+    false
+}
+
+/// Red team, round 22, finding 04: an element with a declarative shadow
+/// root (`<template shadowrootmode>`) shows its shadow content and its
+/// own children only where a slot places them: not read either way, it
+/// is a mark, so no quote joins the words either side of it.
+#[test]
+fn red_team_22_a_declarative_shadow_root_is_a_mark() {
+    for span in [
+        "<span><template shadowrootmode=\"open\">not </template></span>",
+        "<span><template shadowrootmode=\"open\"></template>not </span>",
+        "<span><template shadowrootmode=\"closed\"></template>not </span>",
+        "<span><template shadowroot=\"open\"></template>not </span>",
+        "<span><template shadowrootmode=\"open\"><slot name=\"a\"></slot></template>\
+         <b slot=\"b\">not </b></span>",
+    ] {
+        let ex = extract(&verdict("", span));
+        assert!(!reads_not(&ex), "{span}: {}", ex.text);
+        let ex = super::extract_styled(&verdict("", span), "");
+        assert!(!reads_not(&ex), "epub {span}: {}", ex.text);
+    }
+    // An inert template is no shadow root: never shown, no mark.
+    let ex = extract(&verdict("", "not <template>x</template>"));
+    assert!(reads_not(&ex), "{}", ex.text);
+}
+
+/// Red team, round 22, finding 05: the repros, each an inline style (or a
+/// sheet's rule) that leaves the word unseen or unreadable.
+#[test]
+fn red_team_22_styles_that_leave_text_unreadable_are_marks() {
+    for style in [
+        "color: Canvas",
+        "color: Window",
+        "color: color(srgb 1 1 1)",
+        "color: light-dark(white, white)",
+        "filter: invert(1)",
+        "color:#777; filter: brightness(100)",
+        "filter: blur(30px)",
+        "mix-blend-mode: screen",
+        "mix-blend-mode: lighten",
+        "mix-blend-mode: difference",
+        "transform: matrix3d(0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,1)",
+        "transform: skewX(90deg)",
+        "-webkit-text-security: disc",
+        "font-size: 0.01vmin",
+    ] {
+        let ex = extract(&verdict(
+            "",
+            &format!("<span style=\"{style}\">not </span>"),
+        ));
+        assert!(!reads_not(&ex), "{style}: {}", ex.text);
+    }
+    for (sheet, span) in [
+        (
+            "<style>.x { color: white !important }</style>",
+            "<span class=\"x\" style=\"color:black\">not </span>",
+        ),
+        (
+            "<style>.i { filter: invert(100%) }</style>",
+            "<span class=\"i\">not </span>",
+        ),
+    ] {
+        let ex = extract(&verdict(sheet, span));
+        assert!(!reads_not(&ex), "{sheet}: {}", ex.text);
+    }
+    // Styles that leave black text readable are read.
+    for style in [
+        "filter: none",
+        "filter: grayscale(1) drop-shadow(1px 1px 2px red)",
+        "filter: blur(0.5px)",
+        "mix-blend-mode: normal",
+        "-webkit-text-security: none",
+        "color: CanvasText",
+        "color: light-dark(black, white)",
+        "transform: skewX(10deg)",
+        "font-size: 2vmin",
+    ] {
+        let ex = extract(&verdict(
+            "",
+            &format!("<span style=\"{style}\">not </span>"),
+        ));
+        assert!(reads_not(&ex), "{style}: {}", ex.text);
+    }
+    let ex = extract(&verdict(
+        "<style>.x { color: white }</style>",
+        "<span class=\"x\" style=\"color:black\">not </span>",
+    ));
+    assert!(reads_not(&ex), "{}", ex.text);
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(crate::cases(64))]
+
+    /// Red team, round 22, finding 05: any way of writing white (a system
+    /// colour of the page, `color()`, `light-dark()`), any inverting,
+    /// brightening or blurring filter, any blend mode but normal and any
+    /// text security but none leaves a mark, never the word.
+    #[test]
+    fn unreadable_styles_in_any_form_are_marks(
+        style in proptest::prop_oneof![
+            proptest::sample::select(vec!["Canvas", "canvas", "Window", "Field", "CANVAS"])
+                .prop_map(|c| format!("color: {c}")),
+            (0.985f64..=1.0).prop_map(|x| format!("color: color(srgb {x:.3} 1 {x:.3})")),
+            proptest::sample::select(vec!["white", "#fff", "Canvas", "rgb(255,255,255)"])
+                .prop_map(|c| format!("color: light-dark({c}, {c})")),
+            (0.6f64..=1.0).prop_map(|x| format!("filter: invert({x:.2})")),
+            (60u32..=100).prop_map(|x| format!("filter: grayscale(0) invert({x}%)")),
+            (3u32..=200).prop_map(|x| format!("color:#777; filter: brightness({x})")),
+            (3u32..=80).prop_map(|x| format!("filter: blur({x}px)")),
+            proptest::sample::select(vec![
+                "screen", "lighten", "difference", "exclusion", "color-dodge", "plus-lighter",
+                "overlay", "soft-light", "luminosity",
+            ])
+            .prop_map(|m| format!("mix-blend-mode: {m}")),
+            proptest::sample::select(vec!["disc", "circle", "square"])
+                .prop_map(|s| format!("-webkit-text-security: {s}")),
+            (0.0f64..0.2).prop_map(|x| format!("font-size: {x:.3}vmin")),
+            (0.0f64..0.2).prop_map(|x| format!("font-size: {x:.3}vmax")),
+            proptest::sample::select(vec!["skewX(90deg)", "skewY(-90deg)", "skew(90deg, 0)"])
+                .prop_map(|t| format!("transform: {t}")),
+        ],
+    ) {
+        let ex = extract(&verdict("", &format!("<span style=\"{style}\">not </span>")));
+        proptest::prop_assert!(!reads_not(&ex), "{}: {}", style, ex.text);
+    }
+}
