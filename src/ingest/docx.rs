@@ -8,6 +8,7 @@ use quick_xml::events::Event;
 use std::io::{Cursor, Read};
 use styles::{HiddenStyles, hidden_styles, vert_align};
 
+mod notes;
 mod styles;
 mod theme;
 
@@ -40,25 +41,20 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
             ..Default::default()
         },
     };
-    let mut out = parse_document(&xml, &hidden_styles)?;
-    // Footnotes and endnotes, after the text, each paragraph between
-    // marks: a reader sees them at the foot of the page or the end, so no
-    // quote runs from one into the text or into another note.
-    for part in ["word/footnotes.xml", "word/endnotes.xml"] {
-        let Ok(x) = read_entry(&mut zip, part, max_text_bytes.saturating_mul(8)) else {
-            continue;
-        };
-        let Ok(notes) = parse_document(&x, &hidden_styles) else {
-            continue;
-        };
-        for b in &notes.blocks {
-            out.push(BlockKind::Para, "\u{FFFC}", None);
-            out.push(BlockKind::Para, &notes.text[b.start..b.end], None);
-        }
-        if !notes.blocks.is_empty() {
-            out.push(BlockKind::Para, "\u{FFFC}", None);
-        }
-    }
+    // Footnotes after the paragraph that refers to each, endnotes (and
+    // any footnote nothing refers to) after the text, each paragraph
+    // between marks: a reader sees them at the foot of the page or the
+    // end, so no quote runs from one into the text or into another note.
+    let part = |zip: &mut zip::ZipArchive<_>, name: &str| {
+        read_entry(zip, name, max_text_bytes.saturating_mul(8))
+            .map(|x| notes::Notes::read(&x, &hidden_styles))
+            .unwrap_or_default()
+    };
+    let mut footnotes = part(&mut zip, "word/footnotes.xml");
+    let endnotes = part(&mut zip, "word/endnotes.xml");
+    let mut out = parse_document(&xml, &hidden_styles, &mut footnotes)?;
+    footnotes.place_rest(&mut out);
+    endnotes.place_rest(&mut out);
     if let Some(t) = title {
         out.title = Some(t);
     }
@@ -171,13 +167,17 @@ fn style_level(style: &str) -> Option<u8> {
     n.parse::<u8>().ok().map(|n| n.clamp(1, 6))
 }
 
-/// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
-/// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
-/// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
 /// The attributes that colour an element by the theme, its tint, its shade.
 const THEME_INK: [&[u8]; 3] = [b"themeColor", b"themeTint", b"themeShade"];
 
-fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, String> {
+/// The paragraphs of `word/document.xml`. Deleted revisions (`w:del`,
+/// `w:moveFrom`) are not text; a paragraph nested in another (a text box's
+/// `w:txbxContent`) is its own paragraph and leaves the outer one intact.
+fn parse_document(
+    xml: &str,
+    hidden_styles: &HiddenStyles,
+    notes: &mut notes::Notes,
+) -> Result<Extracted, String> {
     let theme = &hidden_styles.theme;
     let mut r = quick_xml::Reader::from_str(xml);
     let mut out = Extracted::default();
@@ -191,6 +191,8 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
     // true while in its code: Word shows a field's result, not its code,
     // however the code is written (`w:instrText` or `w:t`).
     let mut fields: Vec<bool> = Vec::new();
+    // The footnotes the paragraph being read refers to.
+    let mut refs: Vec<String> = Vec::new();
     // The run's properties: hidden (`w:vanish`), raised or lowered
     // (`w:vertAlign`: Some(true) for superscript).
     let (mut hidden, mut raised) = (false, None::<bool>);
@@ -334,8 +336,18 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                             .get(&v)
                             .cloned()
                             .unwrap_or_else(|| hidden_styles.default_look.clone());
-                        level = style_level(&v);
+                        level = hidden_styles
+                            .levels
+                            .get(&v)
+                            .copied()
+                            .or_else(|| style_level(&v));
                     }
+                }
+                // A paragraph's own outline level (9 is body text).
+                b"outlineLvl" if old_format == 0 => {
+                    level = styles::number(&e)
+                        .filter(|v| *v < 9.0)
+                        .map(|v| (v as u8 + 1).min(6));
                 }
                 b"tblStyle" => {
                     if let (Some(v), Some(t)) = (attr(&e, b"val"), tables.last_mut()) {
@@ -465,6 +477,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     }
                 }
                 b"vertAlign" => raised = vert_align(&e),
+                b"footnoteReference" if deleted == 0 && !hidden => {
+                    refs.extend(attr(&e, b"id"));
+                }
                 b"fldChar" => match attr(&e, b"fldCharType").as_deref() {
                     Some("begin") => fields.push(true),
                     Some("separate") => {
@@ -563,6 +578,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                     {
                         out.push(BlockKind::Para, &row, None);
                     }
+                    if rows.is_empty() && outer.is_empty() {
+                        notes.place(&mut out, &mut refs);
+                    }
                 }
                 b"p" => {
                     let text = para.trim().to_string();
@@ -587,6 +605,9 @@ fn parse_document(xml: &str, hidden_styles: &HiddenStyles) -> Result<Extracted, 
                         }
                     }
                     (para, level) = outer.pop().unwrap_or_default();
+                    if rows.is_empty() && outer.is_empty() {
+                        notes.place(&mut out, &mut refs);
+                    }
                 }
                 _ => {}
             },

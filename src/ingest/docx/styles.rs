@@ -49,6 +49,15 @@ pub(super) fn hidden_styles(xml: &str, theme: super::theme::Theme) -> HiddenStyl
                 };
                 match (e.local_name().as_ref(), target) {
                     (b"basedOn", Some(s)) if !in_defaults => s.based_on = attr(&e, b"val"),
+                    // A heading by its outline level or its built-in name,
+                    // which Word writes in English whatever the language
+                    // of the style's id ("Überschrift1" is "heading 1").
+                    (b"name", Some(s)) if !in_defaults => {
+                        s.name_level = attr(&e, b"val").and_then(|v| super::style_level(&v))
+                    }
+                    (b"outlineLvl", Some(s)) if !in_rpr && !in_defaults => {
+                        s.outline = number(&e).map(|v| v as u8)
+                    }
                     (b"vanish", Some(s)) if in_rpr => s.vanish = Some(!off(&e)),
                     (b"strike" | b"dstrike", Some(s)) if in_rpr => s.strike = Some(!off(&e)),
                     (b"color", Some(s)) if in_rpr => {
@@ -123,7 +132,21 @@ pub(super) fn hidden_styles(xml: &str, theme: super::theme::Theme) -> HiddenStyl
         Some(d) => resolve(d, get),
         None => get(&defaults).unwrap_or(false),
     };
+    // A style's heading level: its outline level (9 is body text), else
+    // its name's, else the style it is based on's.
+    let levels = styles
+        .iter()
+        .filter_map(|s| {
+            let level = chain(&styles, &none, &s.id, &|s| {
+                s.outline.map(|o| o.saturating_add(1)).or(s.name_level)
+            })?;
+            (1..=9)
+                .contains(&level)
+                .then(|| (s.id.clone(), level.min(6)))
+        })
+        .collect();
     HiddenStyles {
+        levels,
         default_paragraph: default_of(&vanish),
         default_struck: default_of(&strike),
         ids: set(&vanish),
@@ -149,6 +172,10 @@ struct StyleProps {
     raised: Option<Option<bool>>,
     tiny: Option<bool>,
     squeezed: Option<bool>,
+    /// The outline level (`w:outlineLvl`, 0-based), and the heading level
+    /// of the style's name ("heading 2").
+    outline: Option<u8>,
+    name_level: Option<u8>,
 }
 
 /// How a style draws its runs, resolved through the styles it is based on
@@ -178,6 +205,8 @@ pub(super) struct HiddenStyles {
     pub(super) default_look: Look,
     /// The theme's colours, for what is coloured by it.
     pub(super) theme: super::theme::Theme,
+    /// The heading level of each paragraph style that is a heading.
+    pub(super) levels: std::collections::HashMap<String, u8>,
 }
 
 /// A `w:vertAlign`: Some(true) for superscript, Some(false) subscript.
