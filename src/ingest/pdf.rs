@@ -151,6 +151,11 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     let (mut pages, display_title) = read_pages(&doc);
     // The numbers printed on the pages, read before running lines go.
     let printed = folios::printed_numbers(&pages);
+    // Running lines need four pages to be told; a shorter document's
+    // folios, told by their numbers, go as theirs would.
+    if let Some(labels) = printed.as_ref().filter(|_| pages.len() < 4) {
+        folios::strip_printed(&mut pages, labels);
+    }
     strip_running_lines(&mut pages);
     hyphen::join_across_pages(&mut pages);
     let vocabulary = Vocabulary::of(&pages);
