@@ -8,8 +8,10 @@
 /// A Markdown link's markup at byte `b` of `s`: the `[` that opens link
 /// text (a `](target)` follows on the same paragraph, within 300 bytes, with
 /// no bracket between), or the `](target)` that closes it (a target with no
-/// whitespace, within 500 bytes). Returns the bytes to skip. Decided by
-/// looking ahead only, so a slice of the text reads the same.
+/// whitespace, or in angle brackets, and an optional title in quotes or
+/// parentheses — `](url "The keeper")` —, within 500 bytes). Returns the
+/// bytes to skip. Decided by looking ahead only, so a slice of the text
+/// reads the same.
 pub fn link_markup(s: &str, b: usize) -> Option<usize> {
     // At most `n` bytes of `t`, cut on a char boundary.
     fn head(t: &str, n: usize) -> &str {
@@ -21,9 +23,7 @@ pub fn link_markup(s: &str, b: usize) -> Option<usize> {
     }
     let rest = &s[b..];
     if let Some(after) = rest.strip_prefix("](") {
-        let target = head(after, 500);
-        let close = target.find(')')?;
-        return (!target[..close].chars().any(char::is_whitespace)).then_some(close + 3);
+        return link_target(head(after, 500)).map(|n| n + 2);
     }
     if let Some(after) = rest.strip_prefix('[') {
         let text = head(after, 300);
@@ -33,6 +33,42 @@ pub fn link_markup(s: &str, b: usize) -> Option<usize> {
         return (ok && link_markup(s, b + 1 + end).is_some()).then_some(1);
     }
     None
+}
+
+/// The length of a link's target and title up to its closing `)`
+/// (included), as CommonMark reads them: a destination without
+/// whitespace (or in `<…>`), then, after spaces or one line break, a title
+/// in `"…"`, `'…'` or `(…)`.
+fn link_target(t: &str) -> Option<usize> {
+    let dest = if t.starts_with('<') {
+        t.find('>')? + 1
+    } else {
+        t.find(|c: char| c.is_whitespace() || c == ')')?
+    };
+    let rest = &t[dest..];
+    let gap = rest.len() - rest.trim_start().len();
+    let after = &rest[gap..];
+    if after.starts_with(')') {
+        return (gap == 0 || !rest[..gap].contains("\n\n")).then_some(dest + gap + 1);
+    }
+    if gap == 0 || rest[..gap].matches('\n').count() > 1 {
+        return None;
+    }
+    let close = match after.chars().next()? {
+        '"' => '"',
+        '\'' => '\'',
+        '(' => ')',
+        _ => return None,
+    };
+    let title = after[1..].find(close)? + 2;
+    if after[1..title - 1].contains("\n\n") {
+        return None;
+    }
+    let tail = &after[title..];
+    let space = tail.len() - tail.trim_start_matches([' ', '\t']).len();
+    tail[space..]
+        .starts_with(')')
+        .then_some(dest + gap + title + space + 1)
 }
 
 /// A reStructuredText role at byte `b` of `s`, after the char `prev`:

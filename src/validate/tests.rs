@@ -475,6 +475,8 @@ fn nasty_text() -> impl Strategy<Value = String> {
         "]",
         "](u)",
         "[link](https://x.y/z)",
+        "[link](https://x.y/z \"a title\")",
+        "[link](<x y>)",
     ]);
     prop::collection::vec(piece, 4..60).prop_map(|v| v.concat())
 }
@@ -1116,6 +1118,36 @@ fn item_14_markdown_links_read_as_their_text() {
         v.copy_text.as_deref(),
         Some("The tower was built by Robert Stevenson in 1811.")
     );
+    // With a title, in any of its forms, or a target in angle brackets
+    // (red team 22b: the markup, URL and title were copied).
+    for link in [
+        r#"[Robert Stevenson](https://example.org/rs "The engineer")"#,
+        "[Robert Stevenson](https://example.org/rs 'The engineer')",
+        "[Robert Stevenson](https://example.org/rs (The engineer))",
+        "[Robert Stevenson](<https://example.org/a b>)",
+        "[Robert Stevenson](https://example.org/rs\n  \"The engineer\")",
+    ] {
+        let src = format!("The tower was built by {link} in 1811.");
+        let cs = [ChunkRef {
+            id: "l#0",
+            source_id: "l",
+            text: &src,
+        }];
+        let v = validate(
+            "The tower was built by Robert Stevenson in 1811.",
+            "l",
+            &cs,
+            &cfg(),
+        );
+        assert_eq!(v.status, Status::Validated, "{src}: {v:?}");
+        assert_eq!(
+            v.copy_text.as_deref(),
+            Some("The tower was built by Robert Stevenson in 1811."),
+            "{src}"
+        );
+        let v = validate("The tower was built by Robert Stevens", "l", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{src}: {v:?}");
+    }
 }
 
 /// Issue 14: a quote cut inside a sentence by a page break (a PDF chunk
