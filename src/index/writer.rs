@@ -362,7 +362,7 @@ fn run(
             entries.insert(f.source_id.clone(), same);
             continue;
         }
-        match ingest::worker::extract(f.format, &bytes, &opts.limits) {
+        match ingest::worker::extract(f.format, &bytes, &opts.limits, Some(&f.path)) {
             Ok(mut ex) => {
                 ingest::metadata::settle(&mut ex, &ingest::file_title(&f.path));
                 let title = ex

@@ -2,11 +2,16 @@
 //! read as HTML; the title and author from the package metadata
 //! (`dc:title`, `dc:creator`). The navigation document and anything outside
 //! the spine (covers, images) are not text, nor an image the spine lists;
-//! the book's style sheets apply to its chapters. Reading is bounded
-//! so that a zip bomb cannot exhaust memory.
+//! the book's style sheets, and those a chapter links or they import,
+//! apply to its chapters. Each spine item is a passage apart: a reader
+//! starts it on a page of its own, and reaches one out of the reading
+//! order (`linear="no"`) only by a link, so those are read after the
+//! rest. Reading is bounded so that a zip bomb cannot exhaust memory.
 
-use super::{Extracted, html, xml_attr as attr};
+use super::sheet::percent_decode;
+use super::{BlockKind, Extracted, html, xml_attr as attr};
 use quick_xml::events::Event;
+use std::collections::HashMap;
 use std::io::{Cursor, Read, Seek};
 
 pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String> {
@@ -28,17 +33,29 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
         author: package.author,
         ..Default::default()
     };
+    // Style sheets by their name in the archive, each inflated once
+    // however many chapters link it (`None`: not in the archive).
+    let mut sheets: HashMap<String, Option<String>> = HashMap::new();
     // The book's style sheets apply to its chapters, as a reader applies
     // them: text they hide is not text. (All of them to every chapter:
     // books keep one or two.)
     let mut css = String::new();
     for href in &package.styles {
-        if let Ok(bytes) = read_bytes(&mut zip, &resolve(base, href), &mut budget) {
-            css.push_str(&String::from_utf8_lossy(&bytes));
-            css.push('\n');
+        let name = resolve(base, href);
+        if let Some(sheet) = sheet(&mut zip, &mut sheets, &mut budget, &name) {
+            let mut fetch =
+                |from: &str, href: &str| linked(&mut zip, &mut sheets, &mut budget, from, href);
+            css.push_str(&super::sheet::with_imports(&name, &sheet, &mut fetch));
         }
     }
-    for href in &package.spine {
+    for item in &package.spine {
+        let Some(href) = item else {
+            // An item the book names ambiguously: a mark, no text.
+            if !out.text.ends_with('\u{FFFC}') {
+                out.push(BlockKind::Para, "\u{FFFC}", None);
+            }
+            continue;
+        };
         let name = resolve(base, href);
         let Ok(doc) = read_bytes(&mut zip, &name, &mut budget) else {
             // A spine entry missing from the archive: the rest still reads.
@@ -55,22 +72,68 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
         let Ok((text, _)) = super::decode::decode(&doc) else {
             continue;
         };
-        append(&mut out, html::extract_styled(&text, &css));
+        let mut fetch =
+            |from: &str, href: &str| linked(&mut zip, &mut sheets, &mut budget, from, href);
+        append(
+            &mut out,
+            html::extract_styled(&text, &name, &css, &mut fetch),
+        );
         if out.text.len() > max_text_bytes {
             break; // the caller reports the size
         }
     }
-    if out.text.is_empty() {
+    if !out.has_words() {
         return Err("malformed EPUB: no readable chapters in its spine".into());
     }
     Ok(out)
 }
 
-/// Append one chapter's text and blocks, a blank line apart.
+/// A style sheet in the archive, read within the budget (once).
+fn sheet<R: Read + Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    sheets: &mut HashMap<String, Option<String>>,
+    budget: &mut usize,
+    name: &str,
+) -> Option<String> {
+    sheets
+        .entry(name.to_string())
+        .or_insert_with(|| {
+            let bytes = read_bytes(zip, name, budget).ok()?;
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        })
+        .clone()
+}
+
+/// The sheet that the file `from` links or imports as `href`, found in the
+/// archive by its path, whether the manifest lists it or not (a reader
+/// loads the file the chapter names).
+fn linked<R: Read + Seek>(
+    zip: &mut zip::ZipArchive<R>,
+    sheets: &mut HashMap<String, Option<String>>,
+    budget: &mut usize,
+    from: &str,
+    href: &str,
+) -> Option<(String, String)> {
+    let folder = from.rfind('/').map_or("", |i| &from[..=i]);
+    let name = resolve(folder, href);
+    let css = sheet(zip, sheets, budget, &name)?;
+    Some((name, css))
+}
+
+/// End the passage before the next spine item: a reader shows that on a
+/// new page, so no quote runs from one into the other.
+fn apart(out: &mut Extracted) {
+    if !out.text.is_empty() && !out.text.ends_with('\u{FFFC}') {
+        out.push(BlockKind::Para, "\u{FFFC}", None);
+    }
+}
+
+/// Append one spine item's text and blocks, a mark apart from the last.
 fn append(out: &mut Extracted, chapter: Extracted) {
     if chapter.text.trim().is_empty() {
         return;
     }
+    apart(out);
     if !out.text.is_empty() {
         out.text.push_str("\n\n");
     }
@@ -132,8 +195,17 @@ fn rootfile(xml: &str) -> Option<String> {
 struct Package {
     title: Option<String>,
     author: Option<String>,
-    /// Hrefs (relative to the package file) of the spine's documents.
-    spine: Vec<String>,
+    /// Hrefs (relative to the package file) of the spine's documents: in
+    /// the reading order, then those out of it (`linear="no"`), each
+    /// once. `None`: an item whose id the manifest gives to more than one
+    /// file.
+    ///
+    /// Such a book is invalid (epubcheck's RSC-005) and readers differ on
+    /// it: one that keys its manifest by id shows the last file (epub.js,
+    /// Calibre), one that searches it the first. Neither is read: which
+    /// text the reader shows there is not known, so none is quoted, and a
+    /// mark keeps the items either side apart.
+    spine: Vec<Option<String>>,
     /// Hrefs of the book's style sheets.
     styles: Vec<String>,
 }
@@ -144,7 +216,8 @@ impl Package {
         let mut p = Package::default();
         // Manifest items: id → (href, is the navigation document).
         let mut items: Vec<(String, String, bool)> = Vec::new();
-        let mut idrefs: Vec<String> = Vec::new();
+        // The spine's ids, and whether each is in the reading order.
+        let mut idrefs: Vec<(String, bool)> = Vec::new();
         let mut field: Option<&'static str> = None;
         let mut text = String::new();
         loop {
@@ -167,7 +240,9 @@ impl Package {
                     }
                     b"itemref" => {
                         if let Some(id) = attr(&e, b"idref") {
-                            idrefs.push(id);
+                            let linear = attr(&e, b"linear")
+                                .is_none_or(|v| !v.trim().eq_ignore_ascii_case("no"));
+                            idrefs.push((id, linear));
                         }
                     }
                     _ => {}
@@ -199,12 +274,17 @@ impl Package {
                 _ => {}
             }
         }
-        for id in idrefs {
-            if let Some((_, href, nav)) = items.iter().find(|(i, _, _)| *i == id)
-                && !nav
-                && !p.spine.contains(href)
-            {
-                p.spine.push(href.clone());
+        // The reading order first; what is out of it after.
+        idrefs.sort_by_key(|(_, linear)| !linear);
+        for (id, _) in idrefs {
+            let mut named = items.iter().filter(|(i, _, _)| *i == id);
+            let Some((_, href, nav)) = named.next() else {
+                continue;
+            };
+            if named.any(|(_, other, _)| other != href) {
+                p.spine.push(None);
+            } else if !nav && !p.spine.iter().flatten().any(|h| h == href) {
+                p.spine.push(Some(href.clone()));
             }
         }
         if p.spine.is_empty() {
@@ -237,157 +317,5 @@ fn resolve(base: &str, href: &str) -> String {
     parts.join("/")
 }
 
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use std::io::Write;
-
-    /// A small EPUB 3: `chapters` as XHTML bodies, in spine order, plus a
-    /// navigation document, a cover image (in the spine, as many books
-    /// have it) and a style sheet that hides the class `hid`.
-    pub(crate) fn make_epub(title: &str, author: &str, chapters: &[&str]) -> Vec<u8> {
-        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-        let opts = zip::write::SimpleFileOptions::default();
-        let mut put_bytes = |name: &str, body: &[u8]| {
-            w.start_file(name, opts).unwrap();
-            w.write_all(body).unwrap();
-        };
-        put_bytes(
-            "OEBPS/images/cover.jpg",
-            b"\xff\xd8\xff\xe0\x00\x10JFIF\x00",
-        );
-        put_bytes("OEBPS/styles/book.css", b"p .hid { display: none }");
-        let mut put = |name: &str, body: &str| put_bytes(name, body.as_bytes());
-        put("mimetype", "application/epub+zip");
-        put(
-            "META-INF/container.xml",
-            r#"<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#,
-        );
-        let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;");
-        let mut manifest = String::from(
-            r#"<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="cover" href="images/cover.jpg" media-type="image/jpeg"/><item id="css" href="styles/book.css" media-type="text/css"/>"#,
-        );
-        let mut spine =
-            String::from(r#"<itemref idref="cover"/><itemref idref="nav" linear="no"/>"#);
-        // Listed in reverse in the manifest: the spine decides the order.
-        for i in (0..chapters.len()).rev() {
-            manifest.push_str(&format!(
-                r#"<item id="c{i}" href="text/chapter%20{i}.xhtml" media-type="application/xhtml+xml"/>"#
-            ));
-        }
-        for i in 0..chapters.len() {
-            spine.push_str(&format!(r#"<itemref idref="c{i}"/>"#));
-        }
-        put(
-            "OEBPS/content.opf",
-            &format!(
-                r#"<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title><dc:creator>{}</dc:creator></metadata><manifest>{manifest}</manifest><spine>{spine}</spine></package>"#,
-                esc(title),
-                esc(author)
-            ),
-        );
-        put(
-            "OEBPS/nav.xhtml",
-            "<html><body><nav><ol><li>Contents entry that is not text</li></ol></nav></body></html>",
-        );
-        for (i, c) in chapters.iter().enumerate() {
-            put(
-                &format!("OEBPS/text/chapter {i}.xhtml"),
-                &format!("<html><head><title>ch</title></head><body>{c}</body></html>"),
-            );
-        }
-        w.finish().unwrap().into_inner()
-    }
-
-    #[test]
-    fn reads_the_spine_in_order_with_package_metadata() {
-        let bytes = make_epub(
-            "Lights & Keepers",
-            "Ann Lee",
-            &[
-                "<h1>One</h1><p>The keeper lit the lamp at dusk.</p>",
-                "<h1>Two</h1><p>The relief boat came in <em>spring</em><span class=\"hid\"> never</span>.</p>",
-            ],
-        );
-        // The cover image in the spine is not read, and the rest is; the
-        // book's style sheet hides its class.
-        let ex = extract(&bytes, 1 << 20).unwrap();
-        assert!(!ex.text.contains("never"), "{}", ex.text);
-        assert!(!ex.text.contains("JFIF"), "{}", ex.text);
-        assert_eq!(ex.title.as_deref(), Some("Lights & Keepers"));
-        assert_eq!(ex.author.as_deref(), Some("Ann Lee"));
-        let one = ex.text.find("The keeper lit the lamp at dusk.").unwrap();
-        let two = ex
-            .text
-            .find("The relief boat came in spring")
-            .expect(&ex.text);
-        assert!(one < two, "{}", ex.text);
-        assert!(!ex.text.contains("Contents entry"), "{}", ex.text);
-        assert!(!ex.text.contains("not text"), "{}", ex.text);
-        for b in &ex.blocks {
-            assert!(ex.text.is_char_boundary(b.start) && ex.text.is_char_boundary(b.end));
-        }
-        let headings: Vec<_> = ex
-            .blocks
-            .iter()
-            .filter_map(|b| match &b.kind {
-                super::super::BlockKind::Heading { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(headings, ["One", "Two"]);
-    }
-
-    #[test]
-    fn broken_books_are_reasons_not_crashes() {
-        assert!(
-            extract(b"PK\x03\x04 nope", 1 << 20)
-                .unwrap_err()
-                .contains("not a zip")
-        );
-        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-        w.start_file("mimetype", zip::write::SimpleFileOptions::default())
-            .unwrap();
-        let no_container = w.finish().unwrap().into_inner();
-        assert!(
-            extract(&no_container, 1 << 20)
-                .unwrap_err()
-                .contains("META-INF/container.xml")
-        );
-        // A chapter that inflates past the budget.
-        let big = "<p>".to_string() + &"word ".repeat(50_000) + "</p>";
-        let err = extract(&make_epub("t", "a", &[&big]), 1000).unwrap_err();
-        assert!(err.contains("too large"), "{err}");
-    }
-
-    #[test]
-    fn hrefs_resolve_against_the_package_folder() {
-        assert_eq!(
-            resolve("OEBPS/", "text/a%20b.xhtml#x"),
-            "OEBPS/text/a b.xhtml"
-        );
-        assert_eq!(resolve("OEBPS/text/", "../ch.xhtml"), "OEBPS/ch.xhtml");
-        assert_eq!(resolve("", "ch.xhtml"), "ch.xhtml");
-        assert_eq!(percent_decode("100%"), "100%");
-    }
-}
+pub(crate) mod tests;

@@ -48,17 +48,32 @@ const BLOCK: &[&str] = &[
 ];
 
 pub fn extract(text: &str) -> Extracted {
-    read(text, "", true)
+    read(text, "", None, true)
 }
 
-/// An EPUB's page (XHTML, read as XML: never in quirks mode), with the
-/// style sheets it links (`css`) read as its own.
-pub fn extract_styled(text: &str, css: &str) -> Extracted {
-    read(text, css, false)
+/// An HTML file named `page`, with the style sheets it links (and they
+/// import) read where `fetch` finds them: a saved page's
+/// `page_files/style.css` hides text as the browser opening it does.
+pub fn extract_linked(text: &str, page: &str, fetch: &mut Fetch<'_>) -> Extracted {
+    read(text, "", Some((page, fetch)), true)
 }
 
-fn read(text: &str, css: &str, as_html: bool) -> Extracted {
+/// An EPUB's page named `page` (XHTML, read as XML: never in quirks
+/// mode), with the book's style sheets (`css`) and those it links read as
+/// its own.
+pub fn extract_styled(text: &str, page: &str, css: &str, fetch: &mut Fetch<'_>) -> Extracted {
+    read(text, css, Some((page, fetch)), false)
+}
+
+type Fetch<'a> = super::sheet::Fetch<'a>;
+
+fn read(text: &str, css: &str, links: Option<(&str, &mut Fetch<'_>)>, as_html: bool) -> Extracted {
     let doc = Html::parse_document(text);
+    let mut css = css.to_string();
+    if let Some((page, fetch)) = links {
+        css.push('\n');
+        css.push_str(&super::sheet::linked(&doc, page, fetch));
+    }
     let mut out = Extracted::default();
     let title = scraper::Selector::parse("title")
         .ok()
@@ -67,7 +82,7 @@ fn read(text: &str, css: &str, as_html: bool) -> Extracted {
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
     let mut apart = Vec::new();
-    let hide = super::sheet::styled(&doc, css, as_html);
+    let hide = super::sheet::styled(&doc, &css, as_html);
     walk(doc.tree.root(), &mut out, &mut buf, &mut apart, &hide);
     flush(&mut out, &mut buf, &mut apart);
     out.title = title.or_else(|| {
@@ -77,6 +92,35 @@ fn read(text: &str, css: &str, as_html: bool) -> Extracted {
         })
     });
     out
+}
+
+/// The largest style sheet read beside a page.
+const MAX_SHEET_BYTES: u64 = 4 << 20;
+
+/// How a page in the folder `dir` reads the style sheets it links: by
+/// names relative to `dir` ([`super::sheet::relative`]: never above it,
+/// never a URL or an absolute path), each a regular file reached through
+/// no symbolic link (the sources are read without following links), of
+/// at most [`MAX_SHEET_BYTES`]. One that cannot be read is left out.
+pub fn local_sheets(dir: &std::path::Path) -> impl FnMut(&str, &str) -> Option<(String, String)> {
+    let dir = dir.to_path_buf();
+    move |from, href| {
+        let name = super::sheet::relative(from, href)?;
+        let mut path = dir.clone();
+        for part in name.split('/') {
+            path.push(part);
+            if std::fs::symlink_metadata(&path)
+                .ok()?
+                .file_type()
+                .is_symlink()
+            {
+                return None;
+            }
+        }
+        let bytes = super::read_limited(&path, MAX_SHEET_BYTES).ok()?;
+        let css = super::decode::decode(&bytes).ok()?.0.into_owned();
+        Some((name, css))
+    }
 }
 
 /// End the block being read; then the text taken out of its line (a

@@ -308,6 +308,17 @@ fn io_reason(e: Option<&std::io::Error>) -> String {
 
 /// Extract text and structure from a file's bytes. Errors are reasons to skip.
 pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
+    extract_at(format, bytes, limits, None)
+}
+
+/// [`extract`] the file at `path` (when known): an HTML page's linked
+/// local style sheets are read beside it ([`html::local_sheets`]).
+pub fn extract_at(
+    format: Format,
+    bytes: &[u8],
+    limits: &Limits,
+    path: Option<&Path>,
+) -> Result<Extracted, String> {
     if bytes.is_empty() {
         return Err("empty file".into());
     }
@@ -318,7 +329,12 @@ pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracte
                 Format::Markdown => markdown::extract(&text),
                 Format::Text => plain::extract(&text, plain::sniff(&text)),
                 Format::Rst => plain::extract(&text, plain::Flavor::Rst),
-                _ => html::extract(&text),
+                _ => match path.and_then(|p| Some((p.parent()?, p.file_name()?.to_str()?))) {
+                    Some((dir, name)) => {
+                        html::extract_linked(&text, name, &mut html::local_sheets(dir))
+                    }
+                    None => html::extract(&text),
+                },
             };
             ex.decoding = Some(decoding);
             ex

@@ -160,6 +160,179 @@ pub(super) fn styled(doc: &Html, extra: &str, as_html: bool) -> Styled {
     out
 }
 
+/// At most this many sheets are read for one page, links and imports
+/// together, nested at most this deep: a sheet that imports itself, or a
+/// chain of thousands, costs a few reads.
+const MAX_SHEETS: usize = 32;
+const MAX_DEPTH: usize = 8;
+
+/// Where a page's linked sheets come from: `fetch(from, href)` reads the
+/// sheet `href` names relative to the file named `from` and gives its own
+/// name (what its imports resolve against) and its text, or `None` when it
+/// cannot be read (left out: the page reads as without it).
+pub(super) type Fetch<'a> = dyn FnMut(&str, &str) -> Option<(String, String)> + 'a;
+
+/// The style sheets the page named `page` links (`<link rel="stylesheet"
+/// href>`, not an alternate, disabled or print-only one) and those they
+/// and its `<style>` elements `@import`, as one sheet in cascade order (an
+/// imported sheet before the one that imports it), as a reader or a
+/// browser loads them: text they hide is hidden on the screen.
+pub(super) fn linked(doc: &Html, page: &str, fetch: &mut Fetch<'_>) -> String {
+    let mut out = Linked::default();
+    if let Ok(sel) = Selector::parse("link[rel][href]") {
+        for link in doc.select(&sel) {
+            let el = link.value();
+            let rel = el.attr("rel").unwrap_or_default().to_ascii_lowercase();
+            let rel: Vec<&str> = rel.split_whitespace().collect();
+            let media = el.attr("media").unwrap_or_default().to_ascii_lowercase();
+            if rel.contains(&"stylesheet")
+                && !rel.contains(&"alternate")
+                && el.attr("disabled").is_none()
+                && !print_only(&media)
+            {
+                out.follow(page, el.attr("href").unwrap_or_default(), 0, fetch);
+            }
+        }
+    }
+    if let Ok(sel) = Selector::parse("style") {
+        for style in doc.select(&sel) {
+            for href in imports(&style.text().collect::<String>()) {
+                out.follow(page, &href, 0, fetch);
+            }
+        }
+    }
+    out.css
+}
+
+/// A sheet (named `name`) with the sheets it imports before it.
+pub(super) fn with_imports(name: &str, css: &str, fetch: &mut Fetch<'_>) -> String {
+    let mut out = Linked::default();
+    out.seen.insert(name.to_string());
+    out.sheet(name, css, 0, fetch);
+    out.css
+}
+
+#[derive(Default)]
+struct Linked {
+    css: String,
+    seen: HashSet<String>,
+    fetched: usize,
+}
+
+impl Linked {
+    fn follow(&mut self, from: &str, href: &str, depth: usize, fetch: &mut Fetch<'_>) {
+        if depth > MAX_DEPTH || self.fetched >= MAX_SHEETS || href.trim().is_empty() {
+            return;
+        }
+        self.fetched += 1;
+        let Some((name, css)) = fetch(from, href.trim()) else {
+            return;
+        };
+        if self.seen.insert(name.clone()) {
+            self.sheet(&name, &css, depth, fetch);
+        }
+    }
+
+    fn sheet(&mut self, name: &str, css: &str, depth: usize, fetch: &mut Fetch<'_>) {
+        for href in imports(css) {
+            self.follow(name, &href, depth + 1, fetch);
+        }
+        self.css.push_str(css);
+        self.css.push('\n');
+    }
+}
+
+/// The hrefs a sheet `@import`s (`@import url("a.css") screen;`,
+/// `@import "a.css";`), but for one for print only.
+fn imports(css: &str) -> Vec<String> {
+    let css = super::css::without_comments(css);
+    let lower = css.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = lower[from..].find("@import") {
+        let start = from + i + "@import".len();
+        let stmt = css[start..].trim_start();
+        let (href, rest) = if stmt.len() >= 4 && stmt[..4].eq_ignore_ascii_case("url(") {
+            let inner = &stmt[4..];
+            let close = inner.find(')').unwrap_or(inner.len());
+            let href = inner[..close].trim().trim_matches(['"', '\'']);
+            (href, inner.get(close + 1..).unwrap_or(""))
+        } else if let Some(q) = stmt.chars().next().filter(|c| matches!(c, '"' | '\'')) {
+            let inner = &stmt[1..];
+            let close = inner.find(q).unwrap_or(inner.len());
+            (&inner[..close], inner.get(close + 1..).unwrap_or(""))
+        } else {
+            from = start;
+            continue;
+        };
+        let end = rest.find([';', '{']).unwrap_or(rest.len());
+        if !href.is_empty() && !print_only(&rest[..end].to_ascii_lowercase()) {
+            out.push(href.to_string());
+        }
+        from = css.len() - rest.len() + end;
+    }
+    out
+}
+
+/// Is a list of media queries (lower case) for print only: each of them?
+/// (None, or an empty one: for every medium.)
+fn print_only(queries: &str) -> bool {
+    queries.split(',').all(|q| {
+        let q = q.trim();
+        q.contains("print") && !q.contains("screen") && !q.contains("not print")
+    })
+}
+
+/// A sheet's `href` as a name relative to the folder at the root of the
+/// names (`from` is the name of the file that links it): `None` for a URL
+/// (`http:`, `data:`, `//host/`), an absolute path, or one whose `..`
+/// climbs above that folder. Percent-decoded, without a query or a
+/// fragment.
+pub(super) fn relative(from: &str, href: &str) -> Option<String> {
+    let href = href.split(['#', '?']).next().unwrap_or_default();
+    let decoded = percent_decode(href);
+    // A URL (`http:`, `file:`), a drive (`C:`), a Windows separator, an
+    // absolute path (`/`, `//host/`): however spelt, not a name inside
+    // the folder.
+    if href.is_empty() || href.starts_with('/') || decoded.contains([':', '\\']) {
+        return None;
+    }
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop(); // the linking file's own name
+    for seg in decoded.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.retain(|p| !p.is_empty() && *p != ".");
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// `%20` and friends in an href, as bytes (an invalid escape is kept).
+pub(super) fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Does a rule's body write text (`content: "not "`, `attr(data-w)`, a
 /// counter), not nothing (`""`, `none`) or an image?
 fn generates_text(body: &str) -> bool {
@@ -189,11 +362,7 @@ fn rules(css: &str) -> Vec<(String, String)> {
             let lower = at.to_ascii_lowercase();
             // A list of queries applies when any does: print only when
             // each is for print.
-            let print_only = lower.starts_with("media")
-                && lower["media".len()..].split(',').all(|q| {
-                    let q = q.trim();
-                    q.contains("print") && !q.contains("screen") && !q.contains("not print")
-                });
+            let print_only = lower.starts_with("media") && print_only(&lower["media".len()..]);
             let transparent = ["supports", "layer", "scope", "container"]
                 .iter()
                 .any(|k| lower.starts_with(k));

@@ -74,13 +74,21 @@ fn parse_format(s: &str) -> Option<Format> {
 const ISOLATED_FROM_BYTES: usize = 256 << 10;
 
 /// Extract `bytes` in the worker when one is available and the format is
-/// isolated or the file large; in process otherwise.
-pub fn extract(format: Format, bytes: &[u8], limits: &Limits) -> Result<Extracted, String> {
+/// isolated or the file large; in process otherwise. `page`: where the
+/// bytes were read, when known (an HTML page's linked style sheets are
+/// beside it; the worker is told too).
+pub fn extract(
+    format: Format,
+    bytes: &[u8],
+    limits: &Limits,
+    page: Option<&std::path::Path>,
+) -> Result<Extracted, String> {
+    let page = page.filter(|_| format == Format::Html);
     match worker_exe() {
         Some(exe) if isolated(format) || bytes.len() > ISOLATED_FROM_BYTES => {
-            run_worker(exe, format, bytes, limits)
+            run_worker(exe, format, bytes, limits, page)
         }
-        _ => super::extract(format, bytes, limits),
+        _ => super::extract_at(format, bytes, limits, page),
     }
 }
 
@@ -95,12 +103,18 @@ fn run_worker(
     format: Format,
     bytes: &[u8],
     limits: &Limits,
+    page: Option<&std::path::Path>,
 ) -> Result<Extracted, String> {
     let mut cmd = Command::new(exe);
     cmd.arg(SUBCOMMAND)
         .arg(format_name(format))
-        .arg(limits.max_text_bytes.to_string())
-        .stdin(Stdio::piped())
+        .arg(limits.max_text_bytes.to_string());
+    // The worker reads its arguments as text: a path that is not is left
+    // out (the page reads without its sheets).
+    if let Some(p) = page.filter(|p| p.to_str().is_some()) {
+        cmd.arg(p);
+    }
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     #[cfg(unix)]
@@ -197,16 +211,18 @@ fn run_worker(
     }
 }
 
-/// The worker's side: `__extract FORMAT MAX_TEXT_BYTES`, bytes on stdin.
+/// The worker's side: `__extract FORMAT MAX_TEXT_BYTES [PATH]`, bytes on
+/// stdin (`PATH`: where an HTML page was read, [`extract`]).
 /// Returns the process exit code.
 pub fn worker_main(args: &[String]) -> i32 {
     let (Some(format), Some(max_text)) = (
         args.first().and_then(|f| parse_format(f)),
         args.get(1).and_then(|n| n.parse::<usize>().ok()),
     ) else {
-        eprintln!("usage: research-board {SUBCOMMAND} FORMAT MAX_TEXT_BYTES");
+        eprintln!("usage: research-board {SUBCOMMAND} FORMAT MAX_TEXT_BYTES [PATH]");
         return 2;
     };
+    let page = args.get(2).map(std::path::PathBuf::from);
     let mut bytes = Vec::new();
     if std::io::stdin().read_to_end(&mut bytes).is_err() {
         return 1;
@@ -219,7 +235,7 @@ pub fn worker_main(args: &[String]) -> i32 {
     // still ends (in an abort the parent reports).
     let handle = std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || super::extract(format, &bytes, &limits));
+        .spawn(move || super::extract_at(format, &bytes, &limits, page.as_deref()));
     let reply = match handle.map(|h| h.join()) {
         Ok(Ok(r)) => match r {
             Ok(ex) => Reply::Ok(ex),

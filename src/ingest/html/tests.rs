@@ -1,5 +1,10 @@
 use super::*;
 
+/// An EPUB's page with the book's sheets `css`, linking none.
+fn styled_page(text: &str, css: &str) -> Extracted {
+    extract_styled(text, "page.xhtml", css, &mut |_, _| None)
+}
+
 /// Issue 9, item 7: deep nesting is walked without recursion.
 #[test]
 fn item_7_deeply_nested_html_does_not_overflow_the_stack() {
@@ -136,7 +141,7 @@ fn classes_the_style_sheet_hides_are_not_text() {
 #[test]
 fn what_the_pages_style_sheets_do_is_read_as_shown() {
     let page = |css: &str, body: &str| {
-        extract_styled(
+        styled_page(
             &format!("<html><head><style>{css}</style></head><body>{body}</body></html>"),
             "",
         )
@@ -268,7 +273,7 @@ fn what_the_pages_style_sheets_do_is_read_as_shown() {
         );
         assert!(t.contains("1200³"), "{css}: {t}");
     }
-    let linked = extract_styled(
+    let linked = styled_page(
         "<html><body><p>The keepers were <span class=\"h\">never</span> paid.</p></body></html>",
         ".h { display: none }",
     );
@@ -741,7 +746,7 @@ fn red_team_22_a_declarative_shadow_root_is_a_mark() {
     ] {
         let ex = extract(&verdict("", span));
         assert!(!reads_not(&ex), "{span}: {}", ex.text);
-        let ex = super::extract_styled(&verdict("", span), "");
+        let ex = styled_page(&verdict("", span), "");
         assert!(!reads_not(&ex), "epub {span}: {}", ex.text);
     }
     // An inert template is no shadow root: never shown, no mark.
@@ -849,5 +854,120 @@ proptest::proptest! {
     ) {
         let ex = extract(&verdict("", &format!("<span style=\"{style}\">not </span>")));
         proptest::prop_assert!(!reads_not(&ex), "{}: {}", style, ex.text);
+    }
+}
+
+/// The verdict page of finding 09, linking `href`.
+fn saved_page(href: &str) -> String {
+    format!(
+        "<html><head><link rel=\"stylesheet\" href=\"{href}\"></head><body><h1>Trial</h1>\
+         <p>The jury met at noon. The keeper was <span class=\"x\">not</span> guilty of the \
+         charge that day.</p></body></html>"
+    )
+}
+
+/// A page as the index reads it: its bytes read from the file, then
+/// extracted as the file at that path.
+fn indexed(path: &std::path::Path) -> Extracted {
+    let limits = crate::ingest::Limits::default();
+    let bytes = crate::ingest::read_limited(path, limits.max_file_bytes).unwrap();
+    crate::ingest::worker::extract(crate::ingest::Format::Html, &bytes, &limits, Some(path))
+        .unwrap()
+}
+
+/// Red team, round 22, finding 09: a saved "web page, complete" links
+/// `page_files/style.css`; the browser opening it applies the sheet (and
+/// what it imports), so the text it hides is not read.
+#[test]
+fn red_team_22_a_saved_pages_linked_sheet_hides_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    std::fs::create_dir(dir.path().join("page_files")).unwrap();
+    std::fs::write(&page, saved_page("page_files/style.css")).unwrap();
+    std::fs::write(dir.path().join("page_files/style.css"), ".x{display:none}").unwrap();
+    let ex = indexed(&page);
+    assert!(
+        ex.text.contains("The keeper was \u{FFFC} guilty"),
+        "{}",
+        ex.text
+    );
+    // Imported by the linked sheet, relative to it.
+    std::fs::write(
+        dir.path().join("page_files/style.css"),
+        "@import url(\"more.css?v=2\");",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("page_files/more.css"), ".x{display:none}").unwrap();
+    assert!(!indexed(&page).text.contains("not"));
+    // Bytes of no known place have no sheets.
+    let other = saved_page("page_files/style.css");
+    let ex = crate::ingest::worker::extract(
+        crate::ingest::Format::Html,
+        other.as_bytes(),
+        &Default::default(),
+        None,
+    )
+    .unwrap();
+    assert!(ex.text.contains("was not guilty"), "{}", ex.text);
+}
+
+/// A page's sheets are read from its own folder only: not above it, not
+/// by an absolute path or a URL, not through a symbolic link; one that
+/// cannot be read leaves the page read as without it.
+#[test]
+fn red_team_22_a_pages_sheets_are_read_inside_its_folder_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside.css");
+    std::fs::write(&outside, ".x{display:none}").unwrap();
+    let folder = dir.path().join("sources");
+    std::fs::create_dir(&folder).unwrap();
+    let mut hrefs = vec![
+        "../outside.css".to_string(),
+        "a/../../outside.css".into(),
+        "%2e%2e/outside.css".into(),
+        outside.display().to_string(),
+        format!("file://{}", outside.display()),
+        "missing.css".into(),
+        "page_files".into(),
+    ];
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&outside, folder.join("link.css")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), folder.join("up")).unwrap();
+        hrefs.extend(["link.css".into(), "up/outside.css".into()]);
+    }
+    std::fs::create_dir(folder.join("page_files")).unwrap();
+    for href in &hrefs {
+        let page = folder.join("page.html");
+        std::fs::write(&page, saved_page(href)).unwrap();
+        let ex = indexed(&page);
+        assert!(ex.text.contains("was not guilty"), "{href}: {}", ex.text);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::cases(256))]
+
+    /// Whatever the href, the name it resolves to stays inside the
+    /// page's folder: no `..`, no empty or absolute part.
+    #[test]
+    fn red_team_22_a_linked_sheets_name_never_leaves_the_folder(
+        from in proptest::sample::select(vec!["page.html", "page_files/style.css", "a/b/c.css"]),
+        parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "..", ".", "a", "b%2F..", "%2e%2e", "%2E%2E%2F", "", "\\", "http:", "x.css#f", "?q", "C:",
+            ]),
+            0..8,
+        ),
+        lead in proptest::sample::select(vec!["", "/", "//", "./"]),
+    ) {
+        let href = format!("{lead}{}", parts.join("/"));
+        if let Some(name) = super::super::sheet::relative(from, &href) {
+            proptest::prop_assert!(
+                name.split('/').all(|p| !p.is_empty() && p != "." && p != ".."),
+                "{} from {}: {}", href, from, name
+            );
+            proptest::prop_assert!(!name.contains(['\\', ':']), "{} {}", href, name);
+        }
     }
 }
