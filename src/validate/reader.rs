@@ -84,6 +84,18 @@ fn reader_text_with(s: &str, literal: &[usize]) -> String {
             prev_ws = c;
             continue;
         }
+        // The index's mark for text the source does not show is no
+        // character to paste: the copy marks the omission, once a run.
+        if c == crate::text::HIDDEN_MARK {
+            if !out.trim_end().ends_with(OMITTED) {
+                if space {
+                    out.push(' ');
+                }
+                out.push_str(OMITTED);
+            }
+            (space, line_break, prev_ws) = (false, 0, '\0');
+            continue;
+        }
         // Zero-width joiners stay: they shape emoji and some scripts.
         if c.is_control()
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{00AD}')
@@ -113,6 +125,10 @@ fn reader_text_with(s: &str, literal: &[usize]) -> String {
     }
     out
 }
+
+/// What a copy holds where the source has text it does not show (struck
+/// through, hidden, unreadable): the editor's mark of an omission.
+pub const OMITTED: &str = "[…]";
 
 /// The letters of a Latin typesetting ligature (U+FB00–U+FB06).
 fn ligature(c: char) -> Option<&'static str> {

@@ -2223,3 +2223,70 @@ fn a_quote_across_struck_text_is_flagged() {
     let v = validate("The jury found that the keeper was", "t", &cs, &cfg());
     assert_eq!(v.verdict, Verdict::Verbatim, "{v:?}");
 }
+
+proptest! {
+    #![proptest_config(crate::cases(256))]
+
+    /// Red team 22b, finding 06: whatever a quote over text with marks
+    /// (hidden, struck or unreadable text) is judged, its copy never holds
+    /// the index's mark, which would paste as an invisible object
+    /// character; each run of marks it spans copies as one "[…]", and the
+    /// words around it as the source has them.
+    #[test]
+    fn a_copy_never_holds_the_index_mark(
+        words in proptest::collection::vec(0usize..6, 8..16),
+        marks in proptest::collection::vec(0usize..4, 8..16),
+        from in 0usize..4, len in 4usize..12, drop in proptest::bool::ANY,
+    ) {
+        const W: [&str; 6] = ["keeper", "light", "guilty", "fog", "signal", "rock"];
+        let mut src = Vec::new();
+        let mut shown = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let w = W[*w];
+            match marks.get(k).copied().unwrap_or(0) {
+                1 => src.push(format!("{w} \u{FFFC}")),
+                2 => src.push(format!("{w}\u{FFFC}\u{FFFC}")),
+                _ => src.push(w.to_string()),
+            }
+            shown.push(w);
+        }
+        let text = src.join(" ") + ".";
+        let cs = [ChunkRef { id: "t#0", source_id: "t", text: &text }];
+        let end = (from + len).min(shown.len());
+        let quote = if drop {
+            shown[from..end].join(" ")
+        } else {
+            src[from..end].join(" ")
+        };
+        let v = validate(&quote, "t", &cs, &cfg());
+        if let Some(copy) = &v.copy_text {
+            prop_assert!(!copy.contains('\u{FFFC}'), "{:?} -> {:?}", quote, copy);
+            prop_assert!(!copy.contains("[…] […]") && !copy.contains("[…][…]"), "{:?}", copy);
+        }
+    }
+}
+
+#[test]
+fn a_flagged_quote_over_hidden_text_copies_the_omission() {
+    let text = "The jury met at noon. The keeper was \u{FFFC} guilty of the charge that day.";
+    let cs = [ChunkRef {
+        id: "t#0",
+        source_id: "t",
+        text,
+    }];
+    let v = validate(
+        "The keeper was guilty of the charge that day.",
+        "t",
+        &cs,
+        &cfg(),
+    );
+    assert_ne!(v.status, Status::Validated, "{v:?}");
+    assert_eq!(
+        v.copy_text.as_deref(),
+        Some("The keeper was […] guilty of the charge that day.")
+    );
+    assert_eq!(
+        reader_text("The wage was 10\u{FFFC}3 shillings"),
+        "The wage was 10[…]3 shillings"
+    );
+}
