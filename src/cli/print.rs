@@ -258,7 +258,7 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
         for s in &o.snippets {
             let _ = writeln!(
                 out,
-                "[{}] {:?} ({:?}, similarity {:.2}) {} — {}{}",
+                "[{}] {:?} ({:?}, similarity {:.2}) {}{}",
                 s.n,
                 s.verdict,
                 s.status,
@@ -268,12 +268,7 @@ pub(super) fn print_outcome(o: &QueryOutcome, debug: bool, links: &Links) {
                     s.place.as_deref(),
                     &clean(&s.source_title, false)
                 ),
-                clean(&s.location, false),
-                s.place
-                    .as_deref()
-                    .filter(|p| new_place(&s.location, p))
-                    .map(|p| format!(" ({p})"))
-                    .unwrap_or_default()
+                where_in(&clean(&s.location, false), s.place.as_deref()),
             );
             let _ = writeln!(
                 out,
@@ -519,13 +514,41 @@ fn rate(x: Option<f64>) -> String {
 /// The place a quote is cited at ("p. 2", "line 13") says something the
 /// location does not: the location does not already start with it ("p. 2 ·
 /// 1 Introduction").
+/// " — section (page)" after a quote's source: the section when it has
+/// one (a passage before the first heading has none), the page or line
+/// when the section does not already say it.
+fn where_in(location: &str, place: Option<&str>) -> String {
+    let place = place
+        .filter(|p| new_place(location, p))
+        .map(|p| format!(" ({p})"))
+        .unwrap_or_default();
+    if location.trim().is_empty() {
+        place
+    } else {
+        format!(" — {location}{place}")
+    }
+}
+
 fn new_place(location: &str, place: &str) -> bool {
     location != place && !location.starts_with(&format!("{place} ·"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Links, new_place};
+    use super::{Links, new_place, where_in};
+
+    /// A passage before a document's first heading has no section: its
+    /// source is followed by its line, not by a dash and nothing.
+    #[test]
+    fn a_quote_with_no_section_has_no_empty_dash() {
+        assert_eq!(where_in("", Some("line 8")), " (line 8)");
+        assert_eq!(
+            where_in("Life › The keepers", Some("line 47")),
+            " — Life › The keepers (line 47)"
+        );
+        assert_eq!(where_in("p. 2 · Intro", Some("p. 2")), " — p. 2 · Intro");
+        assert_eq!(where_in("", None), "");
+    }
 
     /// A quote's page is not said twice when its location starts with it;
     /// a later page, or a line, is.
