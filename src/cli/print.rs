@@ -511,9 +511,6 @@ fn rate(x: Option<f64>) -> String {
     x.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into())
 }
 
-/// The place a quote is cited at ("p. 2", "line 13") says something the
-/// location does not: the location does not already start with it ("p. 2 ·
-/// 1 Introduction").
 /// " — section (page)" after a quote's source: the section when it has
 /// one (a passage before the first heading has none), the page or line
 /// when the section does not already say it.
@@ -529,6 +526,9 @@ fn where_in(location: &str, place: Option<&str>) -> String {
     }
 }
 
+/// The place a quote is cited at ("p. 2", "line 13") says something the
+/// location does not: the location does not already start with it ("p. 2 ·
+/// 1 Introduction").
 fn new_place(location: &str, place: &str) -> bool {
     location != place && !location.starts_with(&format!("{place} ·"))
 }

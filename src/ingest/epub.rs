@@ -51,9 +51,7 @@ pub fn extract(bytes: &[u8], max_text_bytes: usize) -> Result<Extracted, String>
     for item in &package.spine {
         let Some(href) = item else {
             // An item the book names ambiguously: a mark, no text.
-            if !out.text.ends_with('\u{FFFC}') {
-                out.push(BlockKind::Para, "\u{FFFC}", None);
-            }
+            mark(&mut out);
             continue;
         };
         let name = resolve(base, href);
@@ -123,8 +121,16 @@ fn linked<R: Read + Seek>(
 /// End the passage before the next spine item: a reader shows that on a
 /// new page, so no quote runs from one into the other.
 fn apart(out: &mut Extracted) {
-    if !out.text.is_empty() && !out.text.ends_with('\u{FFFC}') {
-        out.push(BlockKind::Para, "\u{FFFC}", None);
+    if !out.text.is_empty() {
+        mark(out);
+    }
+}
+
+/// A mark where text is not read, unless the text ends with one already.
+fn mark(out: &mut Extracted) {
+    use crate::text::HIDDEN_MARK;
+    if !out.text.ends_with(HIDDEN_MARK) {
+        out.push(BlockKind::Para, HIDDEN_MARK.encode_utf8(&mut [0; 4]), None);
     }
 }
 
