@@ -157,9 +157,13 @@ fn walk(
     hide: &Hide,
 ) {
     let mut stack: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
+    // The letter of a pictured initial in a block of its own
+    // ([`initial_block`]), read before the next block's first words.
+    let mut initial: Option<&str> = None;
     while let Some(step) = stack.pop() {
         let child = match step {
             Step::Flush => {
+                initial = None;
                 flush(out, buf, apart);
                 continue;
             }
@@ -179,6 +183,16 @@ fn walk(
             Step::Visit(n) => n,
         };
         match child.value() {
+            Node::Text(t) if initial.is_some() && !t.trim().is_empty() => {
+                let rest = t.trim_start();
+                if let Some(letter) = initial
+                    .take()
+                    .filter(|_| rest.starts_with(char::is_lowercase))
+                {
+                    buf.push_str(letter);
+                }
+                buf.push_str(rest);
+            }
             Node::Text(t) if buf.ends_with("\u{FFFC} ") => {
                 // A mark takes the rest of the word it touches: under
                 // `<s>un</s>safe` or `<img>here` the page shows no word
@@ -204,6 +218,10 @@ fn walk(
                 // book's drop cap) reads as its letter: "There is".
                 if let Some(letter) = drop_cap(child, el).filter(|_| !hidden(child, el, hide)) {
                     buf.push_str(letter);
+                    continue;
+                }
+                if let Some(letter) = initial_block(child, el, hide) {
+                    initial = Some(letter);
                     continue;
                 }
                 if SKIP.contains(&name) || hidden(child, el, hide) {
@@ -398,12 +416,63 @@ fn drop_cap<'a>(
     node: ego_tree::NodeRef<'a, Node>,
     el: &'a scraper::node::Element,
 ) -> Option<&'a str> {
-    let alt = el.attr("alt").filter(|_| el.name() == "img")?.trim();
-    let mut chars = alt.chars();
-    let one_letter = chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none();
+    let alt = pictured_letter(el)?;
     let rest = node.next_sibling()?;
     let rest = rest.value().as_text()?;
-    (one_letter && rest.starts_with(char::is_lowercase)).then_some(alt)
+    rest.starts_with(char::is_lowercase).then_some(alt)
+}
+
+/// The letter an `<img>` stands for: its alternative text, when that is
+/// one letter.
+fn pictured_letter(el: &scraper::node::Element) -> Option<&str> {
+    let alt = el.attr("alt").filter(|_| el.name() == "img")?.trim();
+    let mut chars = alt.chars();
+    (chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()).then_some(alt)
+}
+
+/// A drop cap set as a picture in a block of its own, floated beside the
+/// paragraph it begins (`<div class="figleft"><img alt="B"></div><p
+/// class="noindent">eethoven visited`, Project Gutenberg's books): the
+/// letter, when the block holds that one image and nothing else a reader
+/// sees, and the next block's first words go on in small letters.
+fn initial_block<'a>(
+    node: ego_tree::NodeRef<'a, Node>,
+    el: &scraper::node::Element,
+    hide: &Hide,
+) -> Option<&'a str> {
+    if !BLOCK.contains(&el.name()) || hidden(node, el, hide) {
+        return None;
+    }
+    let mut letter = None;
+    for d in node.descendants().skip(1) {
+        match d.value() {
+            Node::Text(t) if t.trim().is_empty() => {}
+            Node::Comment(_) => {}
+            Node::Element(e) if e.name() == "img" && letter.is_none() && !hidden(d, e, hide) => {
+                letter = Some(pictured_letter(e)?);
+            }
+            Node::Element(e)
+                if matches!(e.name(), "a" | "span" | "div" | "p") && !hidden(d, e, hide) => {}
+            _ => return None,
+        }
+    }
+    let next = node.next_siblings().find(|n| match n.value() {
+        Node::Text(t) => !t.trim().is_empty(),
+        Node::Comment(_) => false,
+        _ => true,
+    })?;
+    let next_el = next.value().as_element()?;
+    if !BLOCK.contains(&next_el.name()) || hidden(next, next_el, hide) {
+        return None;
+    }
+    let first = next
+        .descendants()
+        .filter_map(|d| d.value().as_text())
+        .find(|t| !t.trim().is_empty())?;
+    first
+        .trim_start()
+        .starts_with(char::is_lowercase)
+        .then_some(letter?)
 }
 
 /// An element the page does not show as written: `hidden`, styled

@@ -573,6 +573,68 @@ fn struck_words_touched_words_and_pictured_initials_read_as_shown() {
     );
 }
 
+/// A drop cap in a block of its own beside its paragraph (Project
+/// Gutenberg's `figleft` initials) reads as the first letter of the
+/// paragraph's first word: "Beethoven visited", not "eethoven visited"
+/// read on from the line before.
+#[test]
+fn a_pictured_initial_in_its_own_block_begins_its_paragraph() {
+    let ex = extract(
+        "<p class=\"citation\">&mdash;Herder: <em>Apotheosis of Humanity</em>.</p>\
+         <div class=\"figleft\">\n<img src=\"images/b2.png\" alt=\"B\" title=\"B\" />\n</div>\n\
+         <p class=\"noindent\">eethoven visited Carlsbad.</p>\
+         <div class=\"figleft\"><img src=\"i.png\" alt=\"I\"></div><p>n Vienna he wrote.</p>\
+         <div><img src=\"f.png\" alt=\"F\"></div><p>Figure one.</p>\
+         <div><img src=\"x.png\" alt=\"X\">ray</div><p>eethoven.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "—Herder: Apotheosis of Humanity.\n\n\
+         Beethoven visited Carlsbad.\n\n\
+         In Vienna he wrote.\n\n\
+         Figure one.\n\n\
+         Xray\n\n\
+         eethoven."
+    );
+}
+
+proptest::proptest! {
+    /// However the initial's block is written, its letter joins only the
+    /// rest of a word that begins the very next block: never a word that
+    /// starts anew, never a later block, never the text before it.
+    #[test]
+    fn a_pictured_initial_joins_only_the_word_it_begins(
+        paras in proptest::collection::vec(
+            (proptest::option::of(0usize..4), 0usize..4, "[a-z]{1,6}( [a-z]{1,6}){0,3}"),
+            1..8,
+        )
+    ) {
+        const BLOCKS: [&str; 4] = [
+            "<div class=\"figleft\"><img src=\"a.png\" alt=\"L\"></div>",
+            "<div>\n  <img src=\"a.png\" alt=\"L\" />\n</div>\n",
+            "<p><a href=\"#x\"><img alt=\" L \"></a></p><!-- c -->",
+            "<div><span><img alt=\"L\"></span></div>",
+        ];
+        // How the next block begins: the rest of the word, a capital, a
+        // space then the rest, a digit.
+        const STARTS: [&str; 4] = ["", "W", " ", "7"];
+        let mut html = String::from("<p>Before.</p>");
+        let mut want = vec!["Before.".to_string()];
+        for (block, start, words) in &paras {
+            let text = format!("{}{words}", STARTS[*start]);
+            if let Some(b) = block {
+                html.push_str(BLOCKS[*b]);
+            }
+            html.push_str(&format!("<p>{text}</p>"));
+            let joins = block.is_some() && matches!(*start, 0 | 2);
+            let text = text.trim_start();
+            want.push(if joins { format!("L{text}") } else { text.to_string() });
+        }
+        let ex = extract(&html);
+        proptest::prop_assert_eq!(ex.text, want.join("\n\n"));
+    }
+}
+
 /// A page number placed in the margin, a poem's line number and a
 /// sidenote floated beside the text are out of the line: the words either
 /// side read as the one sentence the page shows, and the sidenote is read
