@@ -321,24 +321,8 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
                 l.end,
             );
         } else if j > start {
-            // A field list before the document's first paragraph is its
-            // bibliographic record (docutils' docinfo, ":Author: …",
-            // ":Date: …"): a table of facts about the work, not its prose.
-            let docinfo = flavor == Flavor::Rst
-                && out
-                    .blocks
-                    .iter()
-                    .all(|b| matches!(b.kind, BlockKind::Heading { .. }))
-                && is_field(ls[start].s)
-                && ls[start + 1..j]
-                    .iter()
-                    .all(|l| is_field(l.s) || l.s.starts_with([' ', '\t']));
             out.blocks.push(Block {
-                kind: if docinfo {
-                    BlockKind::Aside
-                } else {
-                    BlockKind::Para
-                },
+                kind: BlockKind::Para,
                 start: ls[start].start,
                 end: ls[j - 1].end,
                 page: None,
@@ -351,15 +335,6 @@ pub fn extract(text: &str, flavor: Flavor) -> Extracted {
         out.text = crate::text::blank_out(std::mem::take(&mut out.text), &comments);
     }
     out
-}
-
-/// A line of a reStructuredText field list: `:Name: body` (or `:Name:`
-/// alone, its body on the lines below).
-fn is_field(line: &str) -> bool {
-    line.strip_prefix(':')
-        .filter(|rest| !rest.starts_with([' ', ':']))
-        .and_then(|rest| rest.find(':').map(|at| &rest[at + 1..]))
-        .is_some_and(|after| after.is_empty() || after.starts_with([' ', '\t']))
 }
 
 /// A line in capitals: a heading, unless it is a label ("FOOTNOTES:", whose
@@ -453,81 +428,6 @@ mod tests {
             "{}",
             ex.text
         );
-    }
-
-    /// A field list before the first paragraph is the document's record
-    /// (docutils' docinfo), shown as a table of facts: not a passage to
-    /// quote. One further down is the text's own, and read.
-    #[test]
-    fn rst_docinfo_is_not_a_passage() {
-        let src = "Robert Stevenson\n================\n\n:Subject: Scottish lighthouse engineering\n:Period: 1799-1811\n:Abstract:\n   The light on the reef.\n\nThe Bell Rock lighthouse stands on the reef.\n\n:Keeper: Mr Reid was paid well.\n";
-        let ex = extract(src, Flavor::Rst);
-        assert_eq!(
-            shape(&ex),
-            [
-                "h1:Robert Stevenson",
-                "aside",
-                "p:The Bell Rock lighthouse stands on the reef.",
-                "p::Keeper: Mr Reid was paid well."
-            ]
-        );
-        // Plain text and a paragraph that only starts like a field are prose.
-        let src = ":Subject: lights\nThe keepers were paid.\n";
-        assert_eq!(
-            shape(&extract(src, Flavor::Rst)),
-            ["p::Subject: lights\nThe keepers were paid."]
-        );
-        assert_eq!(
-            shape(&extract(":Subject: lights\n", Flavor::Text)),
-            ["p::Subject: lights"]
-        );
-        for (line, field) in [
-            (":Date: 1811", true),
-            (":Date created:", true),
-            (": not", false),
-            ("::", false),
-            (":a:b", false),
-        ] {
-            assert_eq!(is_field(line), field, "{line}");
-        }
-    }
-
-    proptest::proptest! {
-        /// Only the field list that opens the document is set aside; every
-        /// paragraph of the text, however it begins, is read whole, and
-        /// the text keeps every char of the file (offsets stay exact).
-        #[test]
-        fn only_the_opening_field_list_is_set_aside(
-            docinfo in proptest::collection::vec(("[A-Z][a-z]{0,6}( [a-z]{1,5})?", "[a-z0-9 -]{0,12}"), 0..4),
-            paras in proptest::collection::vec(
-                (proptest::bool::ANY, "[A-Za-z][a-z]{0,6}( [a-z]{1,6}){0,5}[.]?"),
-                1..6,
-            ),
-        ) {
-            let mut src = String::from("Title\n=====\n\n");
-            for (name, body) in &docinfo {
-                src.push_str(&format!(":{name}: {body}\n"));
-            }
-            if !docinfo.is_empty() {
-                src.push('\n');
-            }
-            let mut want = vec!["h1:Title".to_string()];
-            if !docinfo.is_empty() {
-                want.push("aside".into());
-            }
-            for (k, (field_like, words)) in paras.iter().enumerate() {
-                let p = if *field_like { format!(":Note: {words}") } else { words.clone() };
-                src.push_str(&p);
-                src.push_str("\n\n");
-                // Without a record above it, the first paragraph is the
-                // record when it is a field.
-                let record = docinfo.is_empty() && k == 0 && *field_like;
-                want.push(if record { "aside".into() } else { format!("p:{p}") });
-            }
-            let ex = extract(&src, Flavor::Rst);
-            proptest::prop_assert_eq!(&ex.text, &src);
-            proptest::prop_assert_eq!(shape(&ex), want);
-        }
     }
 
     fn shape(ex: &Extracted) -> Vec<String> {
