@@ -250,7 +250,7 @@ pub fn extractive(
         let term_sets = &all_terms[ci];
         let capitals: Vec<bool> = sents
             .iter()
-            .map(|r| in_capitals(&chunk.text[r.clone()]))
+            .map(|r| not_prose(&chunk.text[r.clone()]))
             .collect();
         let sims: Vec<f32> = match (embedder, query_vector) {
             (Some(e), Some(q)) if cfg.vector_weight > 0.0 => {
@@ -384,13 +384,32 @@ pub fn extractive(
             .any(|o| o.chunk == w.chunk && o.first <= w.first && w.first <= o.last);
         if chosen.len() < cfg.max_snippets
             && clear
-            && !in_capitals(sentence)
+            && !not_prose(sentence)
             && !sentence.trim_end().ends_with('?')
             && sentence.unicode_words().count() >= cfg.min_words
             && quoted.insert((c.source_id.as_str(), crate::ingest::collapse_ws(sentence)))
         {
             chosen.push(w);
         }
+    }
+    // Quotes from passages about what the question names (its title or
+    // headings name it) come before those that mention it from another
+    // subject's page ("As at the Bell Rock, …" under Skerryvore): the
+    // answer's first lines are about what was asked.
+    let names: Vec<Vec<String>> = crate::retrieve::question_names(question)
+        .iter()
+        .map(|n| analyze(n))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let about: Vec<bool> = contexts
+        .iter()
+        .map(|c| {
+            let context: HashSet<String> = analyze(c).into_iter().collect();
+            names.iter().any(|n| n.iter().all(|t| context.contains(t)))
+        })
+        .collect();
+    if chosen.iter().any(|w| about[w.chunk]) {
+        chosen.sort_by_key(|w| !about[w.chunk]);
     }
     // A quote opening on a sentence that leans on the one before it takes
     // that sentence in too (chosen by its score all the same), as long as it
@@ -435,7 +454,7 @@ pub fn extractive(
             && !taken(last + 1)
             && ends_sentence(sent(last))
             && ends_sentence(sent(last + 1))
-            && !in_capitals(sent(last + 1))
+            && !not_prose(sent(last + 1))
             && !sent(last + 1).trim_end().ends_with('?')
             && claim(last + 1)
         {
@@ -564,13 +583,22 @@ fn summarize(snippets: &[Snippet], whole: bool) -> String {
         .join("\n")
 }
 
-/// A line in capitals throughout (two letters or more): a caption or a
-/// heading ("MONUMENT OF BERNARDO PASQUINI IN THE CHURCH OF…"), not a
-/// statement to quote.
-fn in_capitals(t: &str) -> bool {
+/// Not a statement to quote: a line in capitals throughout (two letters
+/// or more), a caption or a heading ("MONUMENT OF BERNARDO PASQUINI IN THE
+/// CHURCH OF…"); or a record's field (reStructuredText's ":Subject:
+/// Scottish lighthouse engineering", a document's docinfo), shown as a
+/// table of facts about the work.
+fn not_prose(t: &str) -> bool {
     let mut letters = t.chars().filter(|c| c.is_alphabetic());
     let two = letters.clone().nth(1).is_some();
-    two && letters.all(char::is_uppercase)
+    let capitals = two && letters.all(char::is_uppercase);
+    let field = t
+        .trim_start()
+        .strip_prefix(':')
+        .filter(|rest| rest.starts_with(char::is_alphabetic))
+        .and_then(|rest| rest.find(':').map(|at| &rest[at + 1..]))
+        .is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace));
+    capitals || field
 }
 
 mod question;

@@ -280,6 +280,18 @@ const FILLER: &[&str] = &[
 ];
 
 /// Strip question phrasing and filler words, keep the content terms in order.
+/// The names a question asks about: its runs of capitalised words ("Bell
+/// Rock", "Beethoven"), without a sentence's first word.
+pub fn question_names(query: &str) -> Vec<String> {
+    names::capitalised_runs(query)
+        .into_iter()
+        .filter_map(|run| {
+            let from = usize::from(run.sentence_start);
+            (run.words.len() > from).then(|| run.words[from..].join(" "))
+        })
+        .collect()
+}
+
 pub fn normalize_query(q: &str) -> String {
     let lower = q.to_lowercase().replace(['’', '‘'], "'");
     lower

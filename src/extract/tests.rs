@@ -574,6 +574,83 @@ fn a_line_in_capitals_is_not_quoted() {
     }
 }
 
+/// A document's record (reStructuredText's docinfo fields) is not quoted:
+/// the paragraph that states the answer is, though the record holds the
+/// question's words too.
+#[test]
+fn a_records_fields_are_not_quoted() {
+    let a = chunk(
+        "a.rst#0",
+        ":Subject: Scottish lighthouse engineering on the Bell Rock\n:Period: 1799-1811\n\n\
+         The Bell Rock lighthouse was built by Robert Stevenson between 1807 and 1810.",
+    );
+    let terms: Vec<(String, f32)> = ["bell", "rock", "lighthouse", "built", "scottish"]
+        .iter()
+        .map(|t| (t.to_string(), 2.0))
+        .collect();
+    let ex = lexical(
+        &[&a],
+        "Who built the Scottish Bell Rock lighthouse?",
+        &terms,
+        &ExtractConfig::default(),
+    );
+    assert!(!ex.snippets.is_empty());
+    for s in &ex.snippets {
+        assert!(
+            !s.content.contains(":Subject:") && !s.content.contains(":Period:"),
+            "{}",
+            s.content
+        );
+        assert_at_span(&a, s);
+    }
+    assert!(super::not_prose(":Date: 1811") && super::not_prose(":Abstract:"));
+    assert!(!super::not_prose("Note: the light") && !super::not_prose(": not a field"));
+}
+
+/// The answer's first lines are about what the question names: a quote
+/// from a page about another subject that mentions it in passing ("As at
+/// the Bell Rock, …" under Skerryvore) comes after the quotes from the
+/// pages about it, however well it scores; none is left out.
+#[test]
+fn quotes_about_what_is_named_come_first() {
+    let mut other = chunk(
+        "skerryvore.rst#3",
+        "As at the Bell Rock, the first task was to build a barrack on legs where the workmen building the lighthouse could live.",
+    );
+    other.source_title = "Skerryvore".into();
+    other.location = "Design and Construction".into();
+    let mut own = chunk(
+        "bell-rock.rst#2",
+        "Stevenson moored a light vessel near the reef and built the lighthouse course by course.",
+    );
+    own.source_title = "Robert Stevenson and the Bell Rock Light".into();
+    own.location = "Building the Tower".into();
+    let terms: Vec<(String, f32)> = ["bell", "rock", "built", "build", "lighthouse", "workmen"]
+        .iter()
+        .map(|t| (t.to_string(), 2.0))
+        .collect();
+    let cfg = ExtractConfig {
+        min_relative_score: 0.0,
+        ..ExtractConfig::default()
+    };
+    let ex = lexical(
+        &[&other, &own],
+        "Who built the Bell Rock lighthouse?",
+        &terms,
+        &cfg,
+    );
+    let ids: Vec<&str> = ex.snippets.iter().map(|s| s.source_id.as_str()).collect();
+    assert_eq!(ids, [own.source_id.as_str(), other.source_id.as_str()]);
+    assert!(
+        ex.summary.find("Stevenson moored") < ex.summary.find("As at the Bell Rock"),
+        "{}",
+        ex.summary
+    );
+    // A question that names nothing keeps the quotes in score order.
+    let ex = lexical(&[&other, &own], "Who built the lighthouse?", &terms, &cfg);
+    assert_eq!(ex.snippets[0].source_id, other.source_id);
+}
+
 /// A question about an event is answered by the sentences after the
 /// scene its words describe: the quote goes on to tell what they found,
 /// four sentences on at most (the Beethoven anecdote tells it in the
