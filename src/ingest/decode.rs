@@ -70,9 +70,44 @@ pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), String> {
     }
     let mut det = chardetng::EncodingDetector::new();
     det.feed(bytes, true);
-    let enc = det.guess(None, true);
+    let enc = western_unless_in_words(bytes, det.guess(None, true));
     let (text, _) = enc.decode_without_bom_handling(bytes);
     Ok((text, Decoding::new(enc, "guessed")))
+}
+
+/// `guess`, unless the text is Western after all: windows-1252. chardetng,
+/// made for web pages with many accented letters, reads an English file's
+/// "£12 a year" as windows-1250's "Ł12 a year", a letter where an editor
+/// shows a pound sign. Where every byte on which the guess and
+/// windows-1252 differ stands outside a word under both (no letter beside
+/// it), nothing says the guess's letters are letters: windows-1252, the
+/// encoding of Western text without a label. A guess whose letters sit
+/// in words ("był", "Dvořák") stands.
+fn western_unless_in_words(bytes: &[u8], guess: &'static Encoding) -> &'static Encoding {
+    use encoding_rs::WINDOWS_1252;
+    if guess == WINDOWS_1252 || !guess.is_single_byte() {
+        return guess;
+    }
+    let high = |enc: &'static Encoding| -> Vec<char> {
+        let upper: Vec<u8> = (0x80..=0xFF).collect();
+        enc.decode_without_bom_handling(&upper).0.chars().collect()
+    };
+    let (theirs, western) = (high(guess), high(WINDOWS_1252));
+    if theirs.len() != 128 || western.len() != 128 {
+        return guess;
+    }
+    let in_word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0x80);
+    let mut differ = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b < 0x80 || theirs[usize::from(b - 0x80)] == western[usize::from(b - 0x80)] {
+            continue;
+        }
+        if in_word(i.checked_sub(1).and_then(|j| bytes.get(j))) || in_word(bytes.get(i + 1)) {
+            return guess;
+        }
+        differ = true;
+    }
+    if differ { WINDOWS_1252 } else { guess }
 }
 
 /// UTF-16 without a byte-order mark, as Windows tools write it: in text
@@ -201,6 +236,61 @@ mod tests {
         );
         assert!(t.contains("Café crème"), "{t}");
         assert_eq!((enc.as_str(), how.as_str()), ("windows-1252", "guessed"));
+    }
+
+    /// An English file's pound signs and fractions are what an editor
+    /// shows (windows-1252), not windows-1250's letters; a Polish or Czech
+    /// file's letters, and a Russian one's, are still theirs.
+    #[test]
+    fn a_pound_sign_is_not_a_polish_letter() {
+        let b = b"The keeper was paid \xa312 a year, and 5\xbc gallons of oil cost \xa33 more.";
+        let (t, enc, _) = dec(b);
+        assert!(
+            t.contains("paid £12 a year, and 5¼ gallons") && t.contains("£3"),
+            "{t}"
+        );
+        assert_eq!(enc, "windows-1252");
+        let (text, enc) = (
+            "Ten człowiek był latarnikiem przez dwadzieścia lat. Światło paliło się każdej nocy.",
+            encoding_rs::WINDOWS_1250,
+        );
+        let (t, e, _) = dec(&enc.encode(text).0);
+        assert_eq!((t.as_str(), e.as_str()), (text, "windows-1250"));
+        let text = "Антонин Дворжак написал симфонию «Из Нового света» в Америке.";
+        let (t, e, _) = dec(&encoding_rs::WINDOWS_1251.encode(text).0);
+        assert_eq!((t.as_str(), e.as_str()), (text, "windows-1251"));
+    }
+
+    proptest::proptest! {
+        /// English prose with pound signs, fractions and degrees where a
+        /// Western editor saves them (windows-1252, no label) reads back
+        /// as written, and Polish prose in windows-1250 as written.
+        #[test]
+        fn western_and_central_european_text_read_back_as_written(
+            words in proptest::collection::vec((0usize..12, 0usize..8), 8..40),
+            polish in proptest::bool::ANY,
+        ) {
+            const EN: [&str; 12] = ["the", "keeper", "was", "paid", "a", "year", "lamp", "oil", "cost", "Board", "light", "1811"];
+            const SIGNS: [&str; 8] = ["", "", "", " £12", " 5¼", " ½", " 30°", " ¥7"];
+            const PL: [&str; 12] = ["latarnik", "był", "światło", "każdej", "nocy", "się", "paliło", "człowiek", "wieża", "morze", "łódź", "żółty"];
+            let mut text = String::new();
+            for (w, s) in &words {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(if polish { PL[*w] } else { EN[*w] });
+                if !polish {
+                    text.push_str(SIGNS[*s]);
+                }
+            }
+            text.push('.');
+            let enc = if polish { encoding_rs::WINDOWS_1250 } else { encoding_rs::WINDOWS_1252 };
+            let bytes = enc.encode(&text).0;
+            let (t, _, _) = dec(&bytes);
+            if bytes.iter().any(|b| *b >= 0x80) {
+                proptest::prop_assert_eq!(t, text);
+            }
+        }
     }
 
     #[test]
