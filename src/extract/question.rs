@@ -191,12 +191,15 @@ pub fn focus_words(question: &str) -> Vec<String> {
 
 /// Does the question ask what happened, or what someone did, said or
 /// found, or how they reacted ("What did they find him doing?", "How did
-/// she respond…?", "What exactly happened?")? Its answer is the event,
-/// which a narrative tells after the scene the question's words describe.
-/// The verb must be what the question asks about: "what … happened", a
-/// verb of doing or saying after "what did" and before any "to" ("What did
-/// they use to see the cells?" is not one), a verb of reacting after "how
-/// did" or "how" ("How many patients responded…" is not one).
+/// she respond…?", "What exactly happened?"), or what someone thinks of a
+/// thing or how they describe or explain it ("What does the critic think
+/// of…?")? Its answer is the event or the view, which a narrative tells
+/// after the scene the question's words describe. The verb must be what
+/// the question asks about: "what … happened", a verb of doing or saying
+/// after "what did" and before any "to" ("What did they use to see the
+/// cells?" is not one), of thinking or saying after "what do", "does" or
+/// "did", a verb of reacting, describing or explaining after "how" ("How
+/// many patients responded…" is not one).
 pub fn asks_event(question: &str) -> bool {
     const DID: &[&str] = &[
         "do", "doing", "find", "write", "say", "reply", "answer", "tell", "see", "hear",
@@ -208,6 +211,17 @@ pub fn asks_event(question: &str) -> bool {
         "reacted",
         "responded",
         "replied",
+    ];
+    // What someone thinks or says of a thing, or how they describe or
+    // explain it: the view is told after the sentence that names the thing.
+    const VIEW: &[&str] = &["think", "believe", "feel", "consider", "say", "write"];
+    const DESCRIBE: &[&str] = &[
+        "describe",
+        "explain",
+        "regard",
+        "view",
+        "characterize",
+        "characterise",
     ];
     let words: Vec<String> = question.unicode_words().map(str::to_lowercase).collect();
     // A word of `verbs` after `at`, before any "to" or question word.
@@ -221,12 +235,16 @@ pub fn asks_event(question: &str) -> bool {
         "what" => {
             words[i + 1..].iter().take(3).any(|h| h == "happened")
                 || (words.get(i + 1).is_some_and(|d| d == "did") && verb_after(i + 2, DID))
+                || (words
+                    .get(i + 1)
+                    .is_some_and(|d| matches!(d.as_str(), "do" | "does" | "did"))
+                    && verb_after(i + 2, VIEW))
         }
         "how" => {
             !words
                 .get(i + 1)
                 .is_some_and(|m| matches!(m.as_str(), "many" | "much" | "often"))
-                && verb_after(i + 1, REACT)
+                && (verb_after(i + 1, REACT) || verb_after(i + 1, DESCRIBE))
         }
         _ => false,
     })
@@ -246,6 +264,9 @@ mod tests {
             "I remember how Madame Gerster reacted. What exactly happened?",
             "What nearly happened to the only manuscript of the first movement?",
             "What did a man of letters catch the composer doing when they came in?",
+            "What does the New York critic think of boys singing in church choirs?",
+            "According to Krehbiel, how does Archbishop Trench explain the term?",
+            "Who played, and how did Beethoven describe that concert to the Archduke?",
         ] {
             assert!(asks_event(q), "{q}");
         }
@@ -263,6 +284,8 @@ mod tests {
             "How did the method perform on ImageNet?",
             "Who built the first Eddystone lighthouse?",
             "What do the authors find?",
+            "What does the paper propose for curriculum learning?",
+            "How does the method perform on ImageNet?",
         ] {
             assert!(!asks_event(q), "{q}");
         }
