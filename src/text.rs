@@ -15,10 +15,15 @@ pub fn is_line_hyphen(c: char) -> bool {
 /// check (`[validate] min_words`), so no engine offers them.
 pub const MIN_QUOTE_WORDS: usize = 4;
 
-/// Words after which a period does not end a sentence.
+/// Words after which a period does not end a sentence: among them the
+/// titles a name follows, French and military ones too ("Mdlle. Rose",
+/// "Mme. Schumann", "Messrs. Broadwood", "Maj. Ross"), and "Op." before
+/// an opus number.
 const ABBREVIATIONS: &[&str] = &[
     "mr", "mrs", "ms", "dr", "st", "capt", "col", "gen", "lt", "rev", "sr", "jr", "prof", "no",
     "vol", "pp", "p", "fig", "cf", "e.g", "i.e", "etc", "vs", "c", "ca", "approx", "mt", "ft",
+    "mdlle", "mlle", "mme", "messrs", "mons", "hon", "sgt", "maj", "adm", "gov", "op", "nos",
+    "viz",
 ];
 
 /// Byte ranges of the sentences of `s`, trailing whitespace excluded.
@@ -365,6 +370,15 @@ mod tests {
                 "J. Smeaton tested it, e.g. in water!",
                 "Was it new?",
                 "Yes."
+            ]
+        );
+        let s = "Mozart replied: \"I mean to make it exactly like Mdlle. Rose herself.\" Mme. Schumann played the Sonata, Op. 11. Then she rested.";
+        assert_eq!(
+            sents(s),
+            [
+                "Mozart replied: \"I mean to make it exactly like Mdlle. Rose herself.\"",
+                "Mme. Schumann played the Sonata, Op. 11.",
+                "Then she rested."
             ]
         );
         let s = "Use it when U.S. Citizenship and Immigration Services accepts it. Then wait.";
