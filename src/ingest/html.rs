@@ -224,6 +224,9 @@ fn walk(
                     initial = Some(letter);
                     continue;
                 }
+                if note_reference(child, el) && buf.ends_with(|c: char| !c.is_whitespace()) {
+                    continue;
+                }
                 if SKIP.contains(&name) || hidden(child, el, hide) {
                     // Not read as text, but maybe shown (a button, an
                     // image, struck-out words, an element whose hiding
@@ -420,6 +423,32 @@ fn drop_cap<'a>(
     let rest = node.next_sibling()?;
     let rest = rest.value().as_text()?;
     rest.starts_with(char::is_lowercase).then_some(alt)
+}
+
+/// A note's reference set after the word or the stop it belongs to
+/// (`(1740).<a href="#Footnote_56_56" class="fnanchor">[56]</a> Already`,
+/// Project Gutenberg's): a link within the page whose text is a number or
+/// a sign in brackets. Not read, as a Word document's note references are
+/// not (the note is read where it stands): "[56] Already in his father's
+/// house" is no sentence. (Only when it touches the word before it: with a
+/// space before it, "[40]" may be a word of the sentence, and is read.)
+fn note_reference(node: ego_tree::NodeRef<'_, Node>, el: &scraper::node::Element) -> bool {
+    if el.name() != "a" || !el.attr("href").is_some_and(|h| h.starts_with('#')) {
+        return false;
+    }
+    let text: String = node
+        .descendants()
+        .filter_map(|d| d.value().as_text())
+        .map(|t| &**t)
+        .collect();
+    let label = text.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+    label.is_some_and(|l| {
+        let n = l.chars().count();
+        (1..=4).contains(&n) && l.chars().all(|c| c.is_ascii_digit())
+            || n == 1
+                && l.chars()
+                    .all(|c| c.is_ascii_alphabetic() || "*†‡§".contains(c))
+    })
 }
 
 /// The letter an `<img>` stands for: its alternative text, when that is

@@ -635,6 +635,60 @@ proptest::proptest! {
     }
 }
 
+/// A note's reference set against the word or stop before it (Project
+/// Gutenberg's `fnanchor` links) is not read: the sentence after it does
+/// not begin "[56]". A bracketed number with a space before it, or a link
+/// out of the page, is read as written.
+#[test]
+fn a_notes_reference_is_not_a_word_of_the_text() {
+    let ex = extract(
+        "<p>He went to Berlin (1740).<a name=\"FNanchor_56_56\"></a><a href=\"#Footnote_56_56\" class=\"fnanchor\">[56]</a> \
+         Already in his father's house<a href=\"#fn-a\">[A]</a>, he met them.</p>\
+         <p>The keeper was paid <a href=\"#n\">[40]</a> pounds, see <a href=\"b.html\">[3]</a>.</p>",
+    );
+    assert_eq!(
+        ex.text,
+        "He went to Berlin (1740). Already in his father's house, he met them.\n\n\
+         The keeper was paid [40] pounds, see [3]."
+    );
+}
+
+proptest::proptest! {
+    /// A note reference against a word is left out and nothing else: the
+    /// words, their stops and every other link read as written.
+    #[test]
+    fn only_a_note_reference_against_a_word_is_left_out(
+        parts in proptest::collection::vec(
+            ("[A-Za-z]{1,8}", proptest::option::weighted(0.3, 0usize..4), proptest::bool::ANY),
+            1..20,
+        )
+    ) {
+        const LINKS: [&str; 4] = ["[12]", "[*]", "[b]", "[ 7 ]"];
+        let mut html = String::from("<p>Start");
+        let mut plain = String::from("Start");
+        for (word, link, stop) in &parts {
+            html.push(' ');
+            plain.push(' ');
+            html.push_str(word);
+            plain.push_str(word);
+            if *stop {
+                html.push('.');
+                plain.push('.');
+            }
+            if let Some(l) = link {
+                html.push_str(&format!("<a href=\"#fn{l}\">{}</a>", LINKS[*l]));
+                // "[ 7 ]" is no note's label: read.
+                if *l == 3 {
+                    plain.push_str(LINKS[3]);
+                }
+            }
+        }
+        html.push_str("</p>");
+        let ex = extract(&html);
+        proptest::prop_assert_eq!(ex.text, plain);
+    }
+}
+
 /// A page number placed in the margin, a poem's line number and a
 /// sidenote floated beside the text are out of the line: the words either
 /// side read as the one sentence the page shows, and the sidenote is read
