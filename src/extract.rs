@@ -239,13 +239,17 @@ pub fn extractive(
                 .collect()
         })
         .collect();
+    let context_terms: Vec<HashSet<String>> = contexts
+        .iter()
+        .map(|c| analyze(c).into_iter().collect())
+        .collect();
     let mut first_sentence = 0;
     for (ci, chunk) in chunks.iter().enumerate() {
         let sents = &all_sents[ci];
         let first = first_sentence;
         first_sentence += sents.len();
         // Title and heading chain are context every sentence of the chunk shares.
-        let context: HashSet<String> = analyze(&contexts[ci]).into_iter().collect();
+        let context = &context_terms[ci];
         let sent = |k: usize| &chunk.text[sents[k].clone()];
         let term_sets = &all_terms[ci];
         let capitals: Vec<bool> = sents
@@ -401,12 +405,9 @@ pub fn extractive(
         .map(|n| analyze(n))
         .filter(|t| !t.is_empty())
         .collect();
-    let about: Vec<bool> = contexts
+    let about: Vec<bool> = context_terms
         .iter()
-        .map(|c| {
-            let context: HashSet<String> = analyze(c).into_iter().collect();
-            names.iter().any(|n| n.iter().all(|t| context.contains(t)))
-        })
+        .map(|context| names.iter().any(|n| n.iter().all(|t| context.contains(t))))
         .collect();
     if chosen.iter().any(|w| about[w.chunk]) {
         chosen.sort_by_key(|w| !about[w.chunk]);

@@ -279,7 +279,6 @@ const FILLER: &[&str] = &[
     "sort",
 ];
 
-/// Strip question phrasing and filler words, keep the content terms in order.
 /// The names a question asks about: its runs of capitalised words ("Bell
 /// Rock", "Beethoven"), without a sentence's first word.
 pub fn question_names(query: &str) -> Vec<String> {
@@ -292,6 +291,7 @@ pub fn question_names(query: &str) -> Vec<String> {
         .collect()
 }
 
+/// Strip question phrasing and filler words, keep the content terms in order.
 pub fn normalize_query(q: &str) -> String {
     let lower = q.to_lowercase().replace(['’', '‘'], "'");
     lower
