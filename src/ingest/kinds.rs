@@ -12,6 +12,10 @@
 //! - a contents entry elsewhere: a short paragraph ending in a page
 //!   reference ("_Page 3_", "…… 17", "  xii"), or a longer one most of
 //!   whose lines are entries (a contents or index page);
+//! - a list of references or a bibliography: the heading and every block
+//!   under it up to the next heading of the same or a higher level (an
+//!   entry's line read as a heading aside), or up to a paragraph of prose
+//!   that has no mark of an entry (year, DOI, pages, venue);
 //! - a marker paragraph: `[Sidenote: …]`, `[Illustration: …]`.
 
 use super::{BlockKind, Extracted};
@@ -28,12 +32,98 @@ const APPARATUS: &[&str] = &[
     "list of tables",
 ];
 
+/// A work's list of the works it cites.
+const REFERENCES: &[&str] = &[
+    "references",
+    "bibliography",
+    "select bibliography",
+    "works cited",
+    "literature cited",
+    "reference list",
+    "references and notes",
+    "cited literature",
+];
+
+/// The heading's words, lower-cased, past a section number ("7
+/// References", "VII. REFERENCES", "8. Bibliography").
+fn heading_words(text: &str) -> String {
+    let t = text.trim();
+    let t = match t.split_once(char::is_whitespace) {
+        Some((number, rest))
+            if number
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit() || "IVXLivxl.".contains(c)) =>
+        {
+            rest
+        }
+        _ => t,
+    };
+    t.trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
 fn is_apparatus_heading(text: &str) -> bool {
-    let t = text
-        .trim()
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    APPARATUS.contains(&t.as_str())
+    APPARATUS.contains(&heading_words(text).as_str())
+}
+
+fn is_references_heading(text: &str) -> bool {
+    REFERENCES.contains(&heading_words(text).as_str())
+}
+
+/// Does the text read as (part of) a reference entry: a number in
+/// brackets before it, authors' initials, a year, a DOI or address, pages,
+/// a volume, a venue? A paragraph of prose in a references
+/// section with none of these ends the section (a heading the layout did
+/// not read as one); a "heading" with one is an entry's line.
+fn is_reference_like(p: &str) -> bool {
+    let lower = p.to_lowercase();
+    let year = p.as_bytes().windows(4).enumerate().any(|(i, w)| {
+        w.iter().all(u8::is_ascii_digit)
+            && matches!(&w[..2], b"15" | b"16" | b"17" | b"18" | b"19" | b"20")
+            && !p.as_bytes().get(i + 4).is_some_and(u8::is_ascii_digit)
+            && !(i > 0 && p.as_bytes()[i - 1].is_ascii_digit())
+    });
+    // "[12] …", "(128) …": a numbered entry.
+    let t = p.trim_start();
+    let numbered = [('[', ']'), ('(', ')')].iter().any(|(open, close)| {
+        t.strip_prefix(*open)
+            .and_then(|r| r.split_once(*close))
+            .is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 4 && n.chars().all(|c| c.is_ascii_digit())
+            })
+    });
+    // Authors' initials: "Wager, T. T.; Hou, X.;".
+    let initials = p
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_end_matches([',', ';']);
+            w.len() == 2 && w.ends_with('.') && w.starts_with(char::is_uppercase)
+        })
+        .count();
+    let word = |w: &str| {
+        let w = w
+            .trim_start_matches(['(', '['])
+            .trim_end_matches([',', ')']);
+        [
+            "pp.",
+            "vol.",
+            "ed.",
+            "eds.",
+            "in:",
+            "press",
+            "proceedings",
+            "conference",
+            "journal",
+        ]
+        .contains(&w)
+    };
+    year || numbered
+        || initials >= 3
+        || ["doi:", "doi.org", "arxiv", "http", "et al"]
+            .iter()
+            .any(|m| lower.contains(m))
+        || lower.split_whitespace().any(word)
 }
 
 /// Byte offset just past the line that holds `at`.
@@ -165,6 +255,8 @@ pub fn classify(ex: &mut Extracted) {
     let (front, back) = boilerplate_bounds(&ex.text);
     // Inside an apparatus section: the level of its heading.
     let mut section: Option<u8> = None;
+    // The section is a list of references.
+    let mut references = false;
     for b in &mut ex.blocks {
         if b.end <= front || b.start >= back {
             b.kind = BlockKind::Aside;
@@ -172,11 +264,19 @@ pub fn classify(ex: &mut Extracted) {
         }
         match &b.kind {
             BlockKind::Heading { level, text } => {
-                if section.is_some_and(|l| *level <= l) {
+                // An entry's line read as a heading ("Networks. Proceedings
+                // of the 34th International Conference…") stays in them.
+                let entry_line = references && is_reference_like(text);
+                if section.is_some_and(|l| *level <= l) && !entry_line {
                     section = None;
+                    references = false;
                 }
                 if section.is_none() && is_apparatus_heading(text) {
                     section = Some(*level);
+                }
+                if section.is_none() && is_references_heading(text) {
+                    section = Some(*level);
+                    references = true;
                 }
                 if section.is_some() {
                     b.kind = BlockKind::Aside;
@@ -185,8 +285,16 @@ pub fn classify(ex: &mut Extracted) {
             BlockKind::Para | BlockKind::Note => {
                 let p = &ex.text[b.start..b.end];
                 let entry = ends_in_page_ref(p);
-                if section.is_some() && !entry && is_prose(p) {
+                // References run on for pages of long entries; prose with
+                // no mark of one ends them.
+                let ends = if references {
+                    is_prose(p) && !is_reference_like(p)
+                } else {
+                    !entry && is_prose(p)
+                };
+                if section.is_some() && ends {
                     section = None;
+                    references = false;
                 }
                 if section.is_some() || entry || is_marker(p) {
                     b.kind = BlockKind::Aside;
@@ -264,6 +372,49 @@ mod tests {
             "Arbroath, signal tower at, 4, 12, 33\nBell Rock, building of, 1-16; storm at, 17-20\n\
              keepers, wages of, 33-35; families of, 36\nlantern glass, broken, 17, 19"
         ));
+    }
+
+    /// A paper's references are apparatus up to the next section, long
+    /// entries and an entry's line read as a heading included; prose
+    /// that is no entry ends them.
+    #[test]
+    fn references_are_asides() {
+        let text = "RESULTS\n\nThe method found every fault in the survey of the station and the keepers \
+                    kept the light burning through the storm of that winter, as the logs of the \
+                    board show for every night of it without exception.\n\n7 REFERENCES\n\n\
+                    Agrawal, A., Fu, W., Chen, D., Shen, X. and Menzies, T. (2019). How to dodge \
+                    complexity in the analysis of software and the tuning of learners, in the \
+                    proceedings of a meeting of people who write about learners and analysis.\n\n\
+                    NETWORKS PROCEEDINGS OF THE CONFERENCE\n\n\
+                    Computational Materials, 8.\n\nAPPENDIX\n\nThe proof of the first claim \
+                    follows from the second, as the keepers knew, because every light that was \
+                    kept burning through the night was logged by the keeper on watch at the \
+                    station and checked by the board.\n";
+        let k = kinds(text);
+        let asides: Vec<bool> = k.iter().map(|(_, a)| *a).collect();
+        assert_eq!(
+            asides,
+            [false, false, true, true, true, true, false, false],
+            "{k:?}"
+        );
+        // Prose without a mark of an entry ends the references when no
+        // heading does.
+        let text = "REFERENCES\n\n[1] Smith, J. (2001). Lights. Journal of Lights, 3.\n\n\
+                    The keepers kept the light burning through the storm of that winter and \
+                    the board praised every one of them for the care they took of the lamps \
+                    and the glass in the lantern on the rock that year.\n";
+        let k = kinds(text);
+        assert!(k[0].1 && k[1].1 && !k[2].1, "{k:?}");
+        assert!(is_reference_like(
+            "(128) Wager, T. T.; Chandrasekaran, R. Y.; Hou, X. Defining Desirable Drug Space"
+        ));
+        assert!(is_reference_like("[4] A title of a work"));
+        assert!(!is_reference_like(
+            "The keepers (two of them) lit the lamp at dusk, as the board asked."
+        ));
+        assert!(is_references_heading("VII. REFERENCES"));
+        assert!(is_references_heading("Bibliography"));
+        assert!(!is_references_heading("References to the sea in poetry"));
     }
 
     /// Prose after a contents heading ends the contents, when no heading

@@ -13,6 +13,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 mod annots;
 mod cover;
 mod folios;
+mod glyphs;
 mod hyphen;
 mod layers;
 mod layout;
@@ -149,6 +150,10 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     layers::hide_off_layers(&mut doc);
     cover::mark_fills(&mut doc);
     let (mut pages, display_title) = read_pages(&doc);
+    for page in &mut pages {
+        *page = glyphs::tidy(page);
+    }
+    let display_title = display_title.map(|t| glyphs::tidy(&t));
     // The numbers printed on the pages, read before running lines go.
     let printed = folios::printed_numbers(&pages);
     // Running lines need four pages to be told; a shorter document's
@@ -536,7 +541,9 @@ fn real_title(t: &str) -> bool {
 /// hyphenated at the line end ("state-of-" + "the-art"), runs on without
 /// closing punctuation into a piece whose first letter (past an opening
 /// quote or bracket) is lower case ("which has a" + "‘camphoraceous’"), or
-/// ends on a word no sentence ends on ("The" + "MMACE method…").
+/// ends on a word no sentence ends on ("The" + "MMACE method…"), or, being
+/// no heading, runs on into a bracket ("artificial intelligence" + "(XAI)
+/// is…") or ends on a comma ("However," + "DL models…").
 fn split_paragraphs(page: &str) -> Vec<String> {
     const RUNS_ON: &[&str] = &[
         "a", "an", "the", "of", "to", "and", "or", "with", "by", "for", "from", "in", "into", "on",
@@ -553,10 +560,17 @@ fn split_paragraphs(page: &str) -> Vec<String> {
                 .find(|c| !matches!(c, '‘' | '“' | '"' | '\'' | '(' | '['))
                 .unwrap_or(' ');
             let last_word = prev.rsplit(char::is_whitespace).next().unwrap_or("");
+            let ends = matches!(last, '.' | '!' | '?' | ':' | ';' | '"' | '\u{201D}');
+            // A line of a paragraph, not a heading of its own.
+            let text = prev.contains('\n') || !looks_like_heading(prev);
             (last == '-' && before.is_alphabetic() && first.is_alphabetic())
-                || (first_letter.is_lowercase()
-                    && !matches!(last, '.' | '!' | '?' | ':' | ';' | '"' | '\u{201D}'))
+                || (first_letter.is_lowercase() && !ends)
                 || (RUNS_ON.contains(&last_word.to_lowercase().as_str()) && first.is_alphanumeric())
+                // A sentence broken before a bracket or after a comma goes
+                // on: "…artificial intelligence" / "(XAI) is a branch…",
+                // "…watermark and," / "2) neural networks…".
+                || (text && !ends && first == '(')
+                || (text && last == ',' && (first.is_alphanumeric() || first == '('))
         });
         match out.last_mut() {
             Some(prev) if joins => {

@@ -214,11 +214,27 @@ pub(super) fn as_maker(query: &str, word: &str) -> bool {
         // A possessive with a digit is a model's or a version's ("GPT4's
         // accuracy"): what is asked about, not who made it.
         let possessive = possessive && !w.chars().any(|c| c.is_ascii_digit());
-        w == word
-            && (possessive
-                || words
-                    .get(i + 1)
-                    .is_some_and(|next| MAKERS.contains(&bare(next).0.to_lowercase().as_str())))
+        if w != word {
+            return false;
+        }
+        if possessive {
+            return true;
+        }
+        // The rest of the maker's name may follow ("the BITS Pilani
+        // authors", "IBM Research's team").
+        for next in words.iter().skip(i + 1).take(3) {
+            let (n, possessive) = bare(next);
+            if MAKERS.contains(&n.to_lowercase().as_str()) {
+                return true;
+            }
+            if !n.starts_with(char::is_uppercase) {
+                return false;
+            }
+            if possessive {
+                return true;
+            }
+        }
+        false
     })
 }
 

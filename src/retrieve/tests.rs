@@ -446,6 +446,13 @@ fn makers_are_possessive_organisations_or_come_before_a_team() {
     assert!(as_maker("How do IBM's tool's users split services?", "IBM"));
     assert!(as_maker("Which IBM researchers wrote it?", "IBM"));
     assert!(!as_maker("How accurate is GPT4's answer?", "GPT4"));
+    // The rest of the maker's name between.
+    assert!(as_maker("What do the BITS Pilani authors call it?", "BITS"));
+    assert!(as_maker(
+        "What did the IBM Research group's tool do?",
+        "IBM"
+    ));
+    assert!(!as_maker("What do the BITS Pilani results show?", "BITS"));
     assert!(!as_maker(
         "How was the crawler of ByteDance trained?",
         "ByteDance"

@@ -315,20 +315,21 @@ fn opposite(c: &Facts, q: &Facts) -> Option<String> {
 /// Do two claims of one answer state different values for the same thing?
 /// (They share at least half of the shorter one's content words, both give
 /// numbers, and no number in common.) The reason names both values.
+///
+/// Only amounts count: the number of a figure, a table, an equation or a
+/// cited work ("Figure 3", "et al. 9", "[12]") is no value of anything.
 pub fn inconsistent(a: &str, b: &str) -> Option<String> {
     let (x, y) = (facts(a), facts(b));
-    if x.numbers.is_empty() || y.numbers.is_empty() {
+    let (xn, yn) = (text::amounts(a), text::amounts(b));
+    if xn.is_empty() || yn.is_empty() {
         return None;
     }
     let shared = x.words.iter().filter(|w| y.words.contains(*w)).count();
     let smaller = x.words.len().min(y.words.len()).max(1);
-    if (shared as f32) < 0.5 * smaller as f32 || x.numbers.iter().any(|n| y.numbers.contains(n)) {
+    if (shared as f32) < 0.5 * smaller as f32 || xn.iter().any(|n| yn.contains(n)) {
         return None;
     }
-    Some(format!(
-        "one says {}, the other {}",
-        x.numbers[0], y.numbers[0]
-    ))
+    Some(format!("one says {}, the other {}", xn[0], yn[0]))
 }
 
 /// The best judgement over several cited quotes: one quote that entails

@@ -92,6 +92,21 @@ fn a3_two_claims_disagree_on_a_date() {
     );
     assert!(inconsistent("Fresnel was born in 1788.", "The lens was shown in 1822.").is_none());
     assert!(inconsistent("Fresnel was born in 1788.", "Fresnel was born in Normandy.").is_none());
+    // A figure's or a cited work's number is no value.
+    assert!(
+        inconsistent(
+            "Work by Wellawatte et al. 9 presents a generator of local chemical spaces.",
+            "Figure 3 illustrates the generated local chemical space."
+        )
+        .is_none()
+    );
+    assert!(
+        inconsistent(
+            "The local chemical space has 500 molecules [12].",
+            "The local chemical space has 300 molecules."
+        )
+        .is_some()
+    );
 }
 
 #[test]

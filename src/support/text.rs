@@ -261,26 +261,9 @@ pub(super) fn facts(text: &str) -> Facts {
                     .cloned(),
             );
         }
-        if let Some(n) = &t.cardinal {
-            numbers.push(n.clone());
-            words.insert(format!("#{n}"));
-        } else if let Some((_, n)) = OTHER_NUMBERS.iter().find(|(w, _)| *w == t.lower) {
-            numbers.push(n.to_string());
-        } else if t.lower.contains(|c: char| c == '-' || c.is_ascii_digit()) {
-            // Numbers inside a word: "1445-1459", "31st", "1780s".
-            for p in t.lower.split('-') {
-                let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
-                let rest = &p[digits.len()..];
-                if !digits.is_empty() && ["", "s", "st", "nd", "rd", "th"].contains(&rest) {
-                    if rest.is_empty() {
-                        words.insert(format!("#{digits}"));
-                    }
-                    numbers.push(digits);
-                } else if let Some(n) = cardinal(p) {
-                    numbers.push(n);
-                }
-            }
-        }
+        let (found, exact) = token_numbers(t);
+        words.extend(exact.into_iter().map(|n| format!("#{n}")));
+        numbers.extend(found);
     }
     Facts {
         toks,
@@ -290,6 +273,75 @@ pub(super) fn facts(text: &str) -> Facts {
         keys,
         lower,
     }
+}
+
+/// The numbers a token gives, and those of them written as plain
+/// numbers (a cardinal, a bare run of digits) that count as words too.
+fn token_numbers(t: &Tok) -> (Vec<String>, Vec<String>) {
+    let (mut numbers, mut exact) = (Vec::new(), Vec::new());
+    if let Some(n) = &t.cardinal {
+        numbers.push(n.clone());
+        exact.push(n.clone());
+    } else if let Some((_, n)) = OTHER_NUMBERS.iter().find(|(w, _)| *w == t.lower) {
+        numbers.push(n.to_string());
+    } else if t.lower.contains(|c: char| c == '-' || c.is_ascii_digit()) {
+        // Numbers inside a word: "1445-1459", "31st", "1780s".
+        for p in t.lower.split('-') {
+            let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+            let rest = &p[digits.len()..];
+            if !digits.is_empty() && ["", "s", "st", "nd", "rd", "th"].contains(&rest) {
+                if rest.is_empty() {
+                    exact.push(digits.clone());
+                }
+                numbers.push(digits);
+            } else if let Some(n) = cardinal(p) {
+                numbers.push(n);
+            }
+        }
+    }
+    (numbers, exact)
+}
+
+/// Words after which a number labels a part of the work or a reference,
+/// not an amount: "Figure 3", "Table 7", "Eq. 4", "et al. 9".
+const LABELS: &[&str] = &[
+    "figure",
+    "fig",
+    "figs",
+    "table",
+    "tab",
+    "section",
+    "sec",
+    "eq",
+    "equation",
+    "chapter",
+    "ch",
+    "page",
+    "p",
+    "pp",
+    "appendix",
+    "theorem",
+    "lemma",
+    "step",
+    "algorithm",
+    "al",
+    "ref",
+    "refs",
+];
+
+/// The numbers of a text that are amounts: those after a label ("Figure
+/// 3", "et al. 9") left out, and so are reference markers ("[12]").
+pub(super) fn amounts(text: &str) -> Vec<String> {
+    let toks = tokens(text);
+    let mut out = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let labelled = i > 0 && LABELS.contains(&toks[i - 1].lower.trim_end_matches('.'));
+        let marker = text.contains(&format!("[{}]", t.raw));
+        if !labelled && !marker {
+            out.extend(token_numbers(t).0);
+        }
+    }
+    out
 }
 
 /// Is `t` (at a sentence's start or not) a name? Stop words, common

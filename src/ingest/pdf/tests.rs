@@ -209,6 +209,16 @@ fn paragraphs_broken_by_blank_lines_are_joined() {
             "Figure 5: Counterfactual."
         ]
     );
+    // Into a bracket, after a comma; but a heading stays one.
+    let page = "Models are opaque. Explainable\nartificial intelligence\n\n(XAI) is a branch of AI. However,\n\nDL models are accurate, and\n\n2) networks predicted.\n\n3 Methods\n\n(A) The first.";
+    assert_eq!(
+        split_paragraphs(page),
+        [
+            "Models are opaque. Explainable\nartificial intelligence\n(XAI) is a branch of AI. However,\nDL models are accurate, and\n2) networks predicted.",
+            "3 Methods",
+            "(A) The first."
+        ]
+    );
 }
 
 #[test]
