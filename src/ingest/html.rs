@@ -81,10 +81,13 @@ fn read(text: &str, css: &str, links: Option<(&str, &mut Fetch<'_>)>, as_html: b
         .map(|t| super::collapse_ws(&t.text().collect::<String>()))
         .filter(|t| !t.is_empty());
     let mut buf = String::new();
-    let mut apart = Vec::new();
+    let mut apart = Pending::default();
     let hide = super::sheet::styled(&doc, &css, as_html);
     walk(doc.tree.root(), &mut out, &mut buf, &mut apart, &hide);
     flush(&mut out, &mut buf, &mut apart);
+    if !apart.pages.labels.is_empty() {
+        out.page_labels = Some(std::mem::take(&mut apart.pages.labels));
+    }
     out.title = title.or_else(|| {
         out.blocks.iter().find_map(|b| match &b.kind {
             BlockKind::Heading { level: 1, text } => Some(text.clone()),
@@ -123,14 +126,24 @@ pub fn local_sheets(dir: &std::path::Path) -> impl FnMut(&str, &str) -> Option<(
     }
 }
 
+/// What a block's end writes besides its words: the text taken out of its
+/// line (a sidenote), and the pages the book's edition marks.
+#[derive(Default)]
+struct Pending {
+    texts: Vec<String>,
+    pages: pages::Pages,
+}
+
 /// End the block being read; then the text taken out of its line (a
-/// sidenote), each a block of its own.
-fn flush(out: &mut Extracted, buf: &mut String, apart: &mut Vec<String>) {
+/// sidenote), each a block of its own. Each is on the page it starts on.
+fn flush(out: &mut Extracted, buf: &mut String, apart: &mut Pending) {
     let t = super::collapse_ws(buf);
-    out.push(BlockKind::Para, &t, None);
+    let page = apart.pages.take_start();
+    out.push(BlockKind::Para, &t, page);
     buf.clear();
-    for t in apart.drain(..) {
-        out.push(BlockKind::Para, &t, None);
+    let here = apart.pages.current();
+    for t in apart.texts.drain(..) {
+        out.push(BlockKind::Para, &t, here);
     }
 }
 
@@ -153,7 +166,7 @@ fn walk(
     root: ego_tree::NodeRef<'_, Node>,
     out: &mut Extracted,
     buf: &mut String,
-    apart: &mut Vec<String>,
+    apart: &mut Pending,
     hide: &Hide,
 ) {
     let mut stack: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
@@ -169,7 +182,7 @@ fn walk(
             }
             Step::EndNote => {
                 flush(out, buf, apart);
-                out.push(BlockKind::Para, "\u{FFFC}", None);
+                out.push(BlockKind::Para, "\u{FFFC}", apart.pages.current());
                 continue;
             }
             Step::Mark => {
@@ -219,6 +232,9 @@ fn walk(
                 if let Some(letter) = drop_cap(child, el).filter(|_| !hidden(child, el, hide)) {
                     buf.push_str(letter);
                     continue;
+                }
+                if let Some(label) = pages::marker(el) {
+                    apart.pages.begin(label, buf.trim().is_empty());
                 }
                 if let Some(letter) = initial_block(child, el, hide) {
                     initial = Some(letter);
@@ -270,6 +286,9 @@ fn walk(
                     && heading_level(name).is_none()
                     && out_of_flow(child, el, hide)
                 {
+                    // Its page anchor ("<span class=pagenum><a
+                    // name=Page_2>[Pg 2]</a></span>") begins the page.
+                    begin_pages(child, apart, buf.trim().is_empty());
                     let text = super::collapse_ws(&collect_text(child, hide));
                     // A drop cap floated beside its word (`<span
                     // style="float: left">T</span>he`) is the word's
@@ -284,10 +303,17 @@ fn walk(
                                     .map(|t| t.starts_with(char::is_lowercase))
                             })
                             .unwrap_or(false);
-                    if initial {
+                    // A note's label set in the margin beside the note it
+                    // starts ("[1]", "[A]"): read where it stands, not after
+                    // the note, where it would seem the next one's.
+                    let label = buf.trim().is_empty() && is_note_label(&text);
+                    if initial || label {
                         buf.push_str(&text);
-                    } else {
-                        apart.push(text);
+                        if label {
+                            buf.push(' ');
+                        }
+                    } else if !pages::is_page_number(&text) {
+                        apart.texts.push(text);
                     }
                     continue;
                 }
@@ -300,7 +326,10 @@ fn walk(
                 }
                 if let Some(level) = heading_level(name) {
                     flush(out, buf, apart);
+                    // A page that begins at the heading (its anchor inside).
+                    begin_pages(child, apart, true);
                     let t = super::collapse_ws(&collect_text(child, hide));
+                    let page = apart.pages.take_start();
                     if !t.is_empty() {
                         out.push(
                             BlockKind::Heading {
@@ -308,14 +337,14 @@ fn walk(
                                 text: t.clone(),
                             },
                             &t,
-                            None,
+                            page,
                         );
                     }
                 } else if is_note(el) {
                     // Shown apart (a pop-up, the end of the book): a mark
                     // either side, so no quote runs from it into the text.
                     flush(out, buf, apart);
-                    out.push(BlockKind::Para, "\u{FFFC}", None);
+                    out.push(BlockKind::Para, "\u{FFFC}", apart.pages.current());
                     stack.push(Step::EndNote);
                     stack.extend(child.children().rev().map(Step::Visit));
                 } else if name == "details" && el.attr("open").is_none() {
@@ -378,6 +407,31 @@ fn walk(
 }
 
 /// The text under `node`, skipping chrome; iterative like [`walk`].
+/// A note's label in brackets: "[12]", "[A]". (A bare number in the
+/// margin is a line's.)
+fn is_note_label(t: &str) -> bool {
+    t.strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .is_some_and(|inner| {
+            (1..=3).contains(&inner.chars().count())
+                && (inner.chars().all(|c| c.is_ascii_digit())
+                    || inner.chars().all(|c| c.is_ascii_uppercase()))
+        })
+}
+
+/// The pages whose anchors stand inside `node`, begun
+/// ([`pages::Pages::begin`]).
+fn begin_pages(node: ego_tree::NodeRef<'_, Node>, apart: &mut Pending, fresh: bool) {
+    // Past the node itself: its own anchor is read as it is visited.
+    for label in node
+        .descendants()
+        .skip(1)
+        .filter_map(|d| d.value().as_element().and_then(pages::marker))
+    {
+        apart.pages.begin(label, fresh);
+    }
+}
+
 fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
     use ego_tree::iter::Edge;
     let mut out = String::new();
@@ -413,6 +467,7 @@ fn collect_text(node: ego_tree::NodeRef<'_, Node>, hide: &Hide) -> String {
 type Hide = super::sheet::Styled;
 
 mod letters;
+mod pages;
 use letters::{drop_cap, initial_block, note_reference};
 
 /// An element the page does not show as written: `hidden`, styled

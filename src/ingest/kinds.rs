@@ -16,7 +16,9 @@
 //!   under it up to the next heading of the same or a higher level (an
 //!   entry's line read as a heading aside), or up to a paragraph of prose
 //!   that has no mark of an entry (year, DOI, pages, venue);
-//! - a marker paragraph: `[Sidenote: …]`, `[Illustration: …]`.
+//! - a marker paragraph: `[Sidenote: …]`, `[Illustration: …]`, `[Music
+//!   illustration]`, `[Figure 12]`, also when broken over a few blocks;
+//! - an edition's link: "To hear this music (MIDI), click here.", "ToC".
 
 use super::{BlockKind, Extracted};
 
@@ -245,9 +247,48 @@ fn is_prose(p: &str) -> bool {
     words.len() >= 30 && numbers * 10 < words.len()
 }
 
-fn is_marker(p: &str) -> bool {
+/// How an editor's bracketed marker opens: a sidenote, a picture, a piece
+/// of music shown as a picture.
+const MARKERS: &[&str] = &[
+    "[sidenote:",
+    "[illustration",
+    "[music illustration",
+    "[figure",
+    "[music:",
+];
+
+/// Opens with an editor's marker ([`MARKERS`]).
+fn opens_marker(p: &str) -> bool {
     let t = p.trim_start().to_lowercase();
-    (t.starts_with("[sidenote:") || t.starts_with("[illustration")) && p.trim_end().ends_with(']')
+    MARKERS.iter().any(|m| t.starts_with(m))
+}
+
+fn is_marker(p: &str) -> bool {
+    opens_marker(p) && p.trim_end().ends_with(']')
+}
+
+/// A transcriber's link under a picture of music or to a file ("To hear
+/// this music (MIDI), click here."), or a link back to the contents
+/// ("ToC", "Back to top"): the edition's, not the work's.
+fn is_edition_link(p: &str) -> bool {
+    let t = p.trim().trim_matches(['[', ']']).trim().to_lowercase();
+    let short = t.split_whitespace().count() <= 25;
+    let nav = [
+        "toc",
+        "top",
+        "contents",
+        "back to top",
+        "back to contents",
+        "return to top",
+        "return to contents",
+        "back to the table of contents",
+    ];
+    nav.contains(&t.trim_end_matches('.'))
+        || (short
+            && t.contains("click here")
+            && ["midi", "music", "lilypond", "image", "file", "listen"]
+                .iter()
+                .any(|w| t.contains(w)))
 }
 
 /// Mark apparatus blocks as asides (see the module docs).
@@ -257,6 +298,8 @@ pub fn classify(ex: &mut Extracted) {
     let mut section: Option<u8> = None;
     // The section is a list of references.
     let mut references = false;
+    // Blocks left for a marker opened and not closed to close in.
+    let mut open_marker = 0u8;
     for b in &mut ex.blocks {
         if b.end <= front || b.start >= back {
             b.kind = BlockKind::Aside;
@@ -296,7 +339,26 @@ pub fn classify(ex: &mut Extracted) {
                     section = None;
                     references = false;
                 }
-                if section.is_some() || entry || is_marker(p) {
+                // A marker broken over blocks ("[Illustration: PLATE I" /
+                // "VIOLIN--(CLIFFORD SCHMIDT)]") is one to its close.
+                let opens = opens_marker(p) && !p.contains(']');
+                let inside = open_marker > 0 && p.split_whitespace().count() <= 60;
+                if inside && p.contains(']') {
+                    open_marker = 0;
+                } else if opens {
+                    open_marker = 4;
+                } else if inside {
+                    open_marker -= 1;
+                } else {
+                    open_marker = 0;
+                }
+                if section.is_some()
+                    || entry
+                    || is_marker(p)
+                    || is_edition_link(p)
+                    || opens
+                    || inside
+                {
                     b.kind = BlockKind::Aside;
                 }
             }
@@ -371,6 +433,34 @@ mod tests {
         assert!(ends_in_page_ref(
             "Arbroath, signal tower at, 4, 12, 33\nBell Rock, building of, 1-16; storm at, 17-20\n\
              keepers, wages of, 33-35; families of, 36\nlantern glass, broken, 17, 19"
+        ));
+    }
+
+    /// An editor's markers, whole or broken over blocks, and an edition's
+    /// links are apparatus; the prose around them is not.
+    #[test]
+    fn markers_and_edition_links_are_asides() {
+        let text = "The violin leads the strings.\n\n[Illustration: PLATE I\n\n\
+                    VIOLIN--(CLIFFORD SCHMIDT)]\n\nThe viola is larger.\n\n[Music illustration]\n\n\
+                    [Figure 41]\n\nTo hear this music (MIDI), click here.\n\n\
+                    To view the Lilypond source file, click here.\n\nToC\n\nThe cello sings.\n";
+        let k = kinds(text);
+        let prose: Vec<&str> = k
+            .iter()
+            .filter(|(_, aside)| !aside)
+            .map(|(t, _)| t.as_str())
+            .collect();
+        assert_eq!(
+            prose,
+            [
+                "The violin leads the strings.",
+                "The viola is larger.",
+                "The cello sings."
+            ]
+        );
+        // Words of the work that happen to say "click here" stay.
+        assert!(!is_edition_link(
+            "He said: click here, and nothing happened."
         ));
     }
 

@@ -711,10 +711,66 @@ fn what_stands_beside_the_line_is_read_apart() {
     );
     assert_eq!(
         ex.text,
-        "So, too, with the sonata, into ternary form.\n\n[Pg 2]\n\n[Pg 12]\n\n\
+        "So, too, with the sonata, into ternary form.\n\n\
          When all the winds are still\n\n10\n\nAnd blesses those.\n\n\
          Keepers earned forty pounds a year and a ration of coal.\n\n\
          Salaries were never raised\n\nA line.\n\nbanner\n\nThe keeper, was.\n\nW"
+    );
+    // The margin's page numbers are not read; the anchor names the page.
+    assert_eq!(ex.page_labels, Some(vec!["2".to_string()]));
+    assert_eq!(ex.blocks[0].page, Some(1));
+}
+
+/// A footnote's label set in the margin beside it is read before its
+/// note, not after it (where it would seem the next note's).
+#[test]
+fn a_notes_label_in_the_margin_starts_its_note() {
+    let ex = extract(
+        "<style>.footnote .label { position: absolute; right: 84%; }</style>\
+         <div class=\"footnote\"><p><a name=\"Footnote_1_1\"></a><a href=\"#FNanchor_1_1\">\
+         <span class=\"label\">[1]</span></a> Musikalisches Lexicon.</p></div>\
+         <div class=\"footnote\"><p><a href=\"#FNanchor_2\"><span class=\"label\">[B]</span></a> \
+         Among the sonatas.</p></div>",
+    );
+    assert_eq!(
+        ex.text,
+        "[1] Musikalisches Lexicon.\n\n[B] Among the sonatas."
+    );
+}
+
+/// The anchors an edition sets where the book's pages began name the page
+/// each block starts on, for citations ("p. 5"); a page the book does not
+/// number ("Page_-6") has no label.
+#[test]
+fn page_anchors_give_each_block_its_printed_page() {
+    let ex = extract(
+        "<p>Title page.</p><p><a name=\"Page_-6\"></a>Dedication.</p>\
+         <p><a name=\"Page_5\" id=\"Page_5\"></a>Begins on five.</p>\
+         <h2><a id=\"Page_6\"></a>CHAPTER I</h2>\
+         <p>Starts on six and Kapellm<a name=\"Page_7\"></a>eister runs on.</p><p>On seven.</p>",
+    );
+    assert_eq!(
+        ex.page_labels,
+        Some(vec![String::new(), "5".into(), "6".into(), "7".into()])
+    );
+    let pages: Vec<(String, Option<u32>)> = ex
+        .blocks
+        .iter()
+        .map(|b| (ex.text[b.start..b.end].to_string(), b.page))
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            ("Title page.".to_string(), None),
+            ("Dedication.".to_string(), Some(1)),
+            ("Begins on five.".to_string(), Some(2)),
+            ("CHAPTER I".to_string(), Some(3)),
+            (
+                "Starts on six and Kapellmeister runs on.".to_string(),
+                Some(3)
+            ),
+            ("On seven.".to_string(), Some(4)),
+        ]
     );
 }
 
