@@ -1,6 +1,7 @@
 //! Lightweight markup the reader does not see, as the published page shows
 //! it: Markdown and reStructuredText emphasis and code markers, Markdown
-//! links, reStructuredText roles, link targets and literal-block marks.
+//! links, reStructuredText roles, link targets and literal-block marks,
+//! and a plain-text edition's footnote markers set against a word.
 //! Each function decides at one byte of a text by looking at it and what
 //! follows (and, for an underscore, the nearest underscore either side),
 //! so that validation's normalization and the copied text read the same.
@@ -210,6 +211,31 @@ pub fn markup_run(s: &str, b: usize, prev: char) -> Option<usize> {
         return underscore_emphasis(s, b, e, opens).then_some(e - b);
     }
     (opens || closes).then_some(e - b)
+}
+
+/// A plain-text edition's footnote marker at byte `b` of `s`, set against
+/// the word or the punctuation before it (`prev`): "Dionysian[06]
+/// festivals", "elsewhere,[E] the", "meaning."[B]". A reader quoting the
+/// sentence leaves it out, as the HTML edition's anchor is left out. The
+/// marker is one to three capitals, or two or three digits with a leading
+/// zero, or digits after punctuation ("to it.[12]"); and no word goes on
+/// after it. "x[1]", "items[10]" and "[12] Smith" are text. Returns its
+/// length in bytes.
+pub fn note_marker(s: &str, b: usize, prev: char) -> Option<usize> {
+    let rest = s.get(b..)?.strip_prefix('[')?;
+    let close = rest.find(']')?;
+    let inner = &rest[..close];
+    let after_punct = matches!(
+        prev,
+        '.' | ',' | ';' | ':' | '!' | '?' | ')' | '"' | '\'' | '\u{201D}' | '\u{2019}'
+    );
+    let capitals = (1..=3).contains(&inner.len()) && inner.bytes().all(|c| c.is_ascii_uppercase());
+    let digits = (1..=3).contains(&inner.len()) && inner.bytes().all(|c| c.is_ascii_digit());
+    let padded = digits && inner.len() >= 2 && inner.starts_with('0');
+    let marker =
+        (prev.is_alphabetic() && (capitals || padded)) || (after_punct && (capitals || digits));
+    let next = rest[close + 1..].chars().next();
+    (marker && next.is_none_or(|n| !n.is_alphanumeric())).then_some(close + 2)
 }
 
 /// May a run of markup open a word after the char `prev`: after

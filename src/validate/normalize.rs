@@ -1,7 +1,9 @@
 //! The documented normalization (see the module docs of [`crate::validate`])
 //! with a map from every normalized char back to the original text.
 
-use super::markup::{link_markup, literal_block_mark, markup_run, rst_link_target, rst_role};
+use super::markup::{
+    link_markup, literal_block_mark, markup_run, note_marker, rst_link_target, rst_role,
+};
 use std::ops::Range;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -441,7 +443,9 @@ pub(super) fn normalize_with(s: &str, markup: bool, literal: &[usize]) -> Normal
         // Emphasis and code markers, link brackets and targets: not text.
         if markup
             && literal.binary_search(&b).is_err()
-            && let Some(n) = markup_run(s, b, prev).or_else(|| link_markup(s, b))
+            && let Some(n) = markup_run(s, b, prev)
+                .or_else(|| link_markup(s, b))
+                .or_else(|| note_marker(s, b, prev))
         {
             let n_chars = s[b..b + n].chars().count();
             b += n;

@@ -91,6 +91,48 @@ fn assert_normalized(source: &'static str, snippet: &str, expect: &str) {
     assert_eq!(normalize(expect).text, normalize(snippet).text);
 }
 
+/// A plain-text edition's footnote markers against a word are left out
+/// by the reader's quote; brackets that are the text's are not.
+#[test]
+fn footnote_markers_against_a_word_are_not_read() {
+    for (source, quote) in [
+        (
+            "The advent of the Dionysian[06] festivals in Greece changed the chorus.",
+            "The advent of the Dionysian festivals in Greece",
+        ),
+        (
+            "as I have suggested elsewhere,[E] the musician's imagination works",
+            "as I have suggested elsewhere, the musician's imagination works",
+        ),
+        (
+            "He read it to them.[12] It was designed for the choir alone.",
+            "He read it to them. It was designed for the choir alone.",
+        ),
+    ] {
+        let cs = one("c#0", "s", source);
+        let v = validate(quote, "s", &cs, &cfg());
+        assert_eq!(v.status, Status::Validated, "{quote:?}: {v:?}");
+    }
+    for (source, quote) in [
+        (
+            "set items[10] to five and the rest to zero",
+            "set items to five and the rest to zero",
+        ),
+        (
+            "and x[1] is the first of the array here",
+            "and x is the first of the array here",
+        ),
+        (
+            "the keeper[A]s lamp was lit at dusk",
+            "the keepers lamp was lit at dusk",
+        ),
+    ] {
+        let cs = one("c#0", "s", source);
+        let v = validate(quote, "s", &cs, &cfg());
+        assert_ne!(v.status, Status::Validated, "{quote:?}: {v:?}");
+    }
+}
+
 #[test]
 fn normalized_variants() {
     assert_normalized(
@@ -529,6 +571,37 @@ fn mutate(s: &str, seed: u64) -> String {
 
 proptest! {
     #![proptest_config(crate::cases(256))]
+
+    /// Footnote markers set against words ("Dionysian[06]") never make a
+    /// quote of other words valid: the quote without them validates, one
+    /// with a word changed does not.
+    #[test]
+    fn footnote_markers_hide_no_words(
+        text in clean_text(), at in prop::collection::vec(0usize..10_000, 1..4),
+        mark in prop::sample::select(vec!["[06]", "[E]", "[AB]", "[012]"]),
+        seed in any::<u64>(),
+    ) {
+        let words: Vec<&str> = text.split(' ').collect();
+        prop_assume!(words.len() >= 6);
+        let mut marked: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        for a in &at {
+            let k = a % marked.len();
+            if marked[k].ends_with(char::is_alphabetic) {
+                marked[k].push_str(mark);
+            }
+        }
+        let source = marked.join(" ");
+        let cs = vec![ChunkRef { id: "c#0", source_id: "s", text: &source }];
+        let v = validate(&text, "s", &cs, &cfg());
+        prop_assert_eq!(v.status, Status::Validated, "{:?} in {:?}", text, source);
+        let changed = mutate(&text, seed);
+        prop_assume!(normalize(&changed).text != normalize(&text).text);
+        let v = validate(&changed, "s", &cs, &cfg());
+        prop_assert!(
+            v.status != Status::Validated || normalize(&source).text.contains(&normalize(&changed).text),
+            "{:?} validated in {:?}", changed, source
+        );
+    }
 
     #[test]
     fn exact_substrings_are_verbatim(
