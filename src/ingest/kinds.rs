@@ -32,6 +32,11 @@ const APPARATUS: &[&str] = &[
     "list of plates",
     "list of figures",
     "list of tables",
+    "transcriber's notes",
+    "transcriber's note",
+    "transcribers' notes",
+    "transcriber’s notes",
+    "transcriber’s note",
 ];
 
 /// A work's list of the works it cites.
@@ -137,23 +142,37 @@ fn line_end(text: &str, at: usize) -> usize {
 fn boilerplate_bounds(text: &str) -> (usize, usize) {
     // Markers are ASCII; search a lowercased copy (same byte offsets).
     let lower = text.to_ascii_lowercase();
+    // "*** START OF THE PROJECT GUTENBERG EBOOK" and "***START OF …": the
+    // stars with or without a space.
+    let starred = |from: usize, m: &str| {
+        lower[from..]
+            .match_indices(m)
+            .map(|(i, _)| i + from)
+            .find(|&at| lower[..at].trim_end().ends_with("***"))
+    };
     let front = [
-        "*** start of this project gutenberg",
-        "*** start of the project gutenberg",
+        "start of this project gutenberg",
+        "start of the project gutenberg",
     ]
     .iter()
-    .filter_map(|m| lower.find(m))
+    .filter_map(|m| starred(0, m))
     .min()
     .map_or(0, |at| line_end(text, at));
     let back = [
-        "*** end of this project gutenberg",
-        "*** end of the project gutenberg",
-        "end of the project gutenberg ebook",
-        "end of project gutenberg's",
-        "end of this project gutenberg ebook",
+        "end of this project gutenberg",
+        "end of the project gutenberg",
     ]
     .iter()
-    .filter_map(|m| lower[front..].find(m).map(|i| i + front))
+    .filter_map(|m| starred(front, m))
+    .chain(
+        [
+            "end of the project gutenberg ebook",
+            "end of project gutenberg's",
+            "end of this project gutenberg ebook",
+        ]
+        .iter()
+        .filter_map(|m| lower[front..].find(m).map(|i| i + front)),
+    )
     .min()
     .map_or(text.len(), |at| {
         // From the start of that line.
@@ -407,6 +426,18 @@ mod tests {
                 "Haydn gave it its classical balance."
             ]
         );
+        // The stars without a space; a transcriber's notes.
+        let text = "This eBook is for the use of anyone anywhere.\n\n\
+                    ***START OF THE PROJECT GUTENBERG EBOOK BEETHOVEN***\n\n\
+                    TRANSCRIBER'S NOTES\n\nItalic text is represented by _underscores_.\n\n\
+                    CHAPTER I\n\nHe was born in Bonn.\n\n\
+                    ***END OF THE PROJECT GUTENBERG EBOOK BEETHOVEN***\n\nLicence.\n";
+        let prose: Vec<String> = kinds(text)
+            .into_iter()
+            .filter(|(_, aside)| !aside)
+            .map(|(t, _)| t)
+            .collect();
+        assert_eq!(prose, ["CHAPTER I", "He was born in Bonn."]);
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod layout;
 #[cfg(test)]
 mod reading_order_tests;
 mod recorder;
+mod stamps;
 mod ucs2;
 mod unseen;
 
@@ -151,7 +152,7 @@ pub fn extract(bytes: &[u8]) -> Result<Extracted, String> {
     cover::mark_fills(&mut doc);
     let (mut pages, display_title) = read_pages(&doc);
     for page in &mut pages {
-        *page = glyphs::tidy(page);
+        *page = stamps::strip_stamps(&glyphs::tidy(page));
     }
     let display_title = display_title.map(|t| glyphs::tidy(&t));
     // The numbers printed on the pages, read before running lines go.
