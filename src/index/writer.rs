@@ -18,7 +18,7 @@ use tantivy::{TantivyDocument, Term};
 /// Bumped whenever loaders, the chunker or the analyzer change what they
 /// produce, so that an index built by an older version is rebuilt rather
 /// than reused.
-const CHUNKER_VERSION: u32 = 57;
+const CHUNKER_VERSION: u32 = 58;
 
 /// Progress events of an update, for a progress bar.
 #[derive(Debug, Clone, PartialEq)]
