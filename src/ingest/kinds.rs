@@ -409,17 +409,21 @@ mod tests {
             .collect()
     }
 
+    /// The first lines of the blocks that are not asides.
+    fn prose(text: &str) -> Vec<String> {
+        kinds(text)
+            .into_iter()
+            .filter(|(_, aside)| !aside)
+            .map(|(t, _)| t)
+            .collect()
+    }
+
     #[test]
     fn licence_banner_contents_and_sidenotes_are_asides() {
         let text = "Project Gutenberg's Music, by A. Writer\n\nThis eBook is for the use of anyone anywhere.\n\n*** START OF THIS PROJECT GUTENBERG EBOOK MUSIC ***\n\nCONTENTS\n\n[Sidenote: CHAP. I.]\n\nPurpose and scope of this book--Not written for professional\nmusicians.                      _Page 3_\n\nCHAPTER I\n\nThe sonata form was shaped by many hands over a century.\n\n[Sidenote: _Sonata form._]\n\nHaydn gave it its classical balance.\n\n*** END OF THIS PROJECT GUTENBERG EBOOK MUSIC ***\n\nThe Full Project Gutenberg License applies here.\n";
-        let k = kinds(text);
-        let prose: Vec<&str> = k
-            .iter()
-            .filter(|(_, aside)| !aside)
-            .map(|(t, _)| t.as_str())
-            .collect();
+        let found = prose(text);
         assert_eq!(
-            prose,
+            found,
             [
                 "CHAPTER I",
                 "The sonata form was shaped by many hands over a century.",
@@ -432,12 +436,7 @@ mod tests {
                     TRANSCRIBER'S NOTES\n\nItalic text is represented by _underscores_.\n\n\
                     CHAPTER I\n\nHe was born in Bonn.\n\n\
                     ***END OF THE PROJECT GUTENBERG EBOOK BEETHOVEN***\n\nLicence.\n";
-        let prose: Vec<String> = kinds(text)
-            .into_iter()
-            .filter(|(_, aside)| !aside)
-            .map(|(t, _)| t)
-            .collect();
-        assert_eq!(prose, ["CHAPTER I", "He was born in Bonn."]);
+        assert_eq!(prose(text), ["CHAPTER I", "He was born in Bonn."]);
     }
 
     #[test]
@@ -475,14 +474,9 @@ mod tests {
                     VIOLIN--(CLIFFORD SCHMIDT)]\n\nThe viola is larger.\n\n[Music illustration]\n\n\
                     [Figure 41]\n\nTo hear this music (MIDI), click here.\n\n\
                     To view the Lilypond source file, click here.\n\nToC\n\nThe cello sings.\n";
-        let k = kinds(text);
-        let prose: Vec<&str> = k
-            .iter()
-            .filter(|(_, aside)| !aside)
-            .map(|(t, _)| t.as_str())
-            .collect();
+        let found = prose(text);
         assert_eq!(
-            prose,
+            found,
             [
                 "The violin leads the strings.",
                 "The viola is larger.",
